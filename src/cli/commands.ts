@@ -1,7 +1,15 @@
 // The registry of CLI commands; each command lives in its own module under ./commands/.
+import * as nodeCommand from "./commands/node.js";
+import * as peersCommand from "./commands/peers.js";
+import * as pingCommand from "./commands/ping.js";
+
 export interface Command {
   summary: string;
   run(argv: string[]): Promise<number>;
 }
 
-export const commands: Record<string, Command> = {};
+export const commands: Record<string, Command> = {
+  node: { summary: "run a bare mesh node (prints a ready JSON line)", run: nodeCommand.run },
+  peers: { summary: "list the nodes of a mesh with state and age", run: peersCommand.run },
+  ping: { summary: "time request/reply round trips to one node", run: pingCommand.run },
+};

@@ -1,0 +1,97 @@
+// A client of one node: not a mesh member (its routing id starts with "~"), it only sends requests
+// and reads replies. The CLI uses it to inspect and ping a mesh without joining it.
+import pino, { type Logger } from "pino";
+import { FrameDecodeError } from "./errors.js";
+import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
+import { Link } from "./link.js";
+import { DEFAULT_MAX_HOPS } from "./request-context.js";
+import { DEFAULT_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS, Requester } from "./requester.js";
+import { decodeEnvelope, encodeEnvelope } from "./wire/codec.js";
+import { DEFAULT_MAX_FRAME_BYTES } from "./wire/frame.js";
+import { ENVELOPE_VERSION, type Envelope } from "./wire/schema.js";
+
+export interface ClientOptions {
+  endpoint: string;
+  timeoutMs?: number;
+  attempts?: number;
+  maxFrameBytes?: number;
+  logger?: Logger;
+}
+
+const CLIENT_QUEUE_CAPACITY = 1_000;
+const CLIENT_LINGER_MS = 0;
+
+export class MeshClient {
+  readonly id = newClientId();
+  private readonly incarnation = Date.now();
+  private readonly nextId = createMessageIdSource();
+  private readonly link: Link;
+  private readonly requester: Requester;
+  private readonly maxFrameBytes: number;
+
+  constructor(private readonly options: ClientOptions) {
+    const logger = (options.logger ?? pino({ level: "silent" })).child({ component: "bus:client" });
+    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.link = new Link({
+      routingId: this.id,
+      endpoint: options.endpoint,
+      sendQueueCapacity: CLIENT_QUEUE_CAPACITY,
+      lingerMs: CLIENT_LINGER_MS,
+      onFrame: (frame) => this.onFrame(frame),
+      logger,
+    });
+    this.requester = new Requester({
+      transmit: (_peer, frame) => (this.link.send(frame) ? "sent" : "busy"),
+      cancel: (_peer, corr) => this.link.send(this.encode({ ...this.header("cancel"), corr, body: {} } as Envelope)),
+      logger,
+      countRetry: () => undefined,
+    });
+  }
+
+  async request(op: string, args: unknown = {}, options: { timeoutMs?: number; signal?: AbortSignal; maxHops?: number } = {}): Promise<unknown> {
+    const deadline = Date.now() + (options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const messageId = this.nextId();
+    const envelope = {
+      ...this.header("request", messageId),
+      deadline,
+      hops: 1,
+      max_hops: options.maxHops ?? DEFAULT_MAX_HOPS,
+      path: [this.id],
+      trace: newTraceId(),
+      body: { op, args },
+    } as Envelope;
+    return this.requester.request({
+      peerId: this.options.endpoint,
+      messageId,
+      frame: this.encode(envelope),
+      deadline,
+      attempts: this.options.attempts ?? DEFAULT_ATTEMPTS,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  close(): Promise<void> {
+    this.requester.failAll("client closed");
+    return this.link.close();
+  }
+
+  private header(kind: Envelope["kind"], id = this.nextId()) {
+    return { v: ENVELOPE_VERSION, kind, id, from: this.id, inc: this.incarnation };
+  }
+
+  private encode(envelope: Envelope): Buffer {
+    return encodeEnvelope(envelope, this.maxFrameBytes);
+  }
+
+  private onFrame(frame: Buffer): void {
+    let envelope: Envelope;
+    try {
+      envelope = decodeEnvelope(frame, this.maxFrameBytes);
+    } catch (error) {
+      if (error instanceof FrameDecodeError) this.requester.retransmitTo(this.options.endpoint);
+      return;
+    }
+    if (envelope.kind === "reply") this.requester.onReply(envelope);
+    else if (envelope.kind === "nack") this.requester.onNack(this.options.endpoint, envelope);
+  }
+}

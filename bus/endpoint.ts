@@ -1,0 +1,24 @@
+// The endpoint a node publishes: the bound one, unless an advertised one is given. A wildcard
+// host cannot be dialled, so it is replaced by an address peers can reach.
+import { networkInterfaces } from "node:os";
+import { BusConfigError } from "./errors.js";
+
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "*", "[::]", "::"]);
+
+function firstExternalIPv4(): string | undefined {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === "IPv4" && !address.internal) return address.address;
+  }
+  return undefined;
+}
+
+export function resolveAdvertisedEndpoint(bound: string, advertise: string | undefined): string {
+  if (advertise) return advertise;
+  const match = /^tcp:\/\/(.+):(\d+)$/.exec(bound);
+  if (!match) return bound; // ipc:// and inproc:// are used as bound
+  const [, host = "", port = ""] = match;
+  if (!WILDCARD_HOSTS.has(host)) return bound;
+  const external = firstExternalIPv4();
+  if (!external) throw new BusConfigError(`bound ${bound} on all interfaces but found no address to advertise; pass --advertise`);
+  return `tcp://${external}:${port}`;
+}

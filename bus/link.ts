@@ -1,0 +1,85 @@
+// An outbound link: one DEALER connected to one peer's ROUTER inbox, with its own reader loop and
+// bounded send queue. Zyre-style, the DEALER's routing id is this node's id (or "~…" for a client).
+import { Dealer } from "zeromq";
+import type { Logger } from "pino";
+import { SendQueue } from "./send-queue.js";
+
+export interface LinkOptions {
+  routingId: string;
+  endpoint: string;
+  /** Messages allowed to wait in this link's send queue before callers get `busy`. */
+  sendQueueCapacity: number;
+  lingerMs: number;
+  /** Called with each frame the peer sends back on this connection. */
+  onFrame: (frame: Buffer, link: Link) => void;
+  logger: Logger;
+}
+
+export const LINK_RECONNECT_MS = 100;
+export const LINK_RECONNECT_MAX_MS = 2_000;
+// libzmq's own queue below ours; ours is the one that reports back-pressure.
+const SOCKET_HIGH_WATER_MARK = 10_000;
+
+export class Link {
+  readonly endpoint: string;
+  private readonly socket: Dealer;
+  private readonly queue: SendQueue;
+  private readonly readerDone: Promise<void>;
+  private closing = false;
+
+  constructor(private readonly options: LinkOptions) {
+    this.endpoint = options.endpoint;
+    this.socket = new Dealer({
+      routingId: options.routingId,
+      linger: options.lingerMs,
+      sendHighWaterMark: SOCKET_HIGH_WATER_MARK,
+      receiveHighWaterMark: SOCKET_HIGH_WATER_MARK,
+      reconnectInterval: LINK_RECONNECT_MS,
+      reconnectMaxInterval: LINK_RECONNECT_MAX_MS,
+    });
+    this.socket.connect(options.endpoint);
+    this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) =>
+      options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed"),
+    );
+    this.readerDone = this.readLoop().catch((error: unknown) => {
+      if (!this.closing) options.logger.error({ err: error, endpoint: options.endpoint }, "link reader stopped");
+    });
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Queue a frame; false when the queue is full (the caller reports `busy`). */
+  send(frame: Buffer): boolean {
+    return this.queue.push(frame);
+  }
+
+  /** Resolve when the send queue has been handed to the socket, or after `timeoutMs`. */
+  async flush(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([this.queue.whenEmpty(), timeout]);
+    clearTimeout(timer);
+  }
+
+  /** Close the socket with its finite linger; idempotent. */
+  async close(): Promise<void> {
+    if (this.closing) return this.readerDone;
+    this.closing = true;
+    this.queue.close();
+    this.socket.close();
+    return this.readerDone;
+  }
+
+  private async readLoop(): Promise<void> {
+    for await (const parts of this.socket) {
+      const frame = parts[0];
+      if (frame === undefined || parts.length !== 1) {
+        this.options.logger.warn({ endpoint: this.endpoint, parts: parts.length }, "dropped a message with an unexpected part count");
+        continue;
+      }
+      this.options.onFrame(frame, this);
+    }
+  }
+}

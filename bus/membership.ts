@@ -1,0 +1,161 @@
+// Membership: who is in the mesh, learned from HELLO, gossip and the registry, and kept honest by
+// liveness (alive → suspect → expired). A newer incarnation of a known id replaces the old one at once.
+import type { Logger } from "pino";
+import { PeerUnavailableError } from "./errors.js";
+import type { Link } from "./link.js";
+import { judgePeer, PeerTable, type LivenessThresholds, type PeerRecord, type PeerState } from "./peer-table.js";
+import type { NodeCard } from "./wire/schema.js";
+
+export type LearnedVia = "hello" | "gossip" | "registry";
+export type LeaveReason = "bye" | "expired" | "restarted";
+
+export interface MembershipEvents {
+  joined: (card: NodeCard) => void;
+  left: (card: NodeCard, reason: LeaveReason) => void;
+  stateChanged: (card: NodeCard, state: PeerState) => void;
+}
+
+export interface MembershipDeps {
+  selfId: string;
+  openLink: (card: NodeCard) => Link;
+  sendHello: (link: Link) => void;
+  sendPing: (link: Link) => void;
+  failPending: (peerId: string, error: PeerUnavailableError) => void;
+  events: MembershipEvents;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface PeerView {
+  card: NodeCard;
+  state: PeerState;
+  last_seen_ms_ago: number | null;
+  known_for_ms: number;
+}
+
+export class Membership {
+  private readonly table = new PeerTable<Link>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly deps: MembershipDeps,
+    private readonly limits: LivenessThresholds,
+  ) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  link(id: string): Link | undefined {
+    return this.table.get(id)?.link;
+  }
+
+  card(id: string): NodeCard | undefined {
+    return this.table.get(id)?.card;
+  }
+
+  records(): PeerRecord<Link>[] {
+    return [...this.table.values()];
+  }
+
+  /** Take in a card. HELLO is first-hand; gossip and registry entries are hearsay until the peer answers. */
+  learn(card: NodeCard, via: LearnedVia): void {
+    if (card.id === this.deps.selfId) return;
+    const known = this.table.get(card.id);
+    const now = this.now();
+    if (!known) {
+      if (via !== "hello" && this.table.isBuried(card, now)) return;
+      this.add(card, via === "hello" ? now : 0);
+      return;
+    }
+    if (card.incarnation > known.card.incarnation) {
+      this.deps.logger.info({ peer: card.id, old: known.card.incarnation, new: card.incarnation }, "peer restarted");
+      this.drop(card.id, "restarted");
+      this.add(card, via === "hello" ? now : 0);
+      return;
+    }
+    if (card.incarnation === known.card.incarnation) {
+      known.card = card; // metadata (scope, index revision…) may have changed
+      if (via === "hello") this.seen(card.id, card.incarnation);
+    }
+  }
+
+  /** Any traffic from a peer's current incarnation counts as life. */
+  seen(id: string, incarnation: number): void {
+    const peer = this.table.get(id);
+    if (!peer || peer.card.incarnation !== incarnation) return;
+    peer.lastSeenAt = this.now();
+    if (peer.state === "alive") return;
+    const wasConnecting = peer.state === "connecting";
+    peer.state = "alive";
+    if (wasConnecting) this.deps.events.joined(peer.card);
+    else this.deps.events.stateChanged(peer.card, "alive");
+  }
+
+  /** The peer said BYE (or was found dead): forget it and fail what waits on it. */
+  leave(id: string, reason: LeaveReason): void {
+    this.drop(id, reason);
+  }
+
+  /** One heartbeat pass: ping quiet peers, mark suspects, expire the silent. */
+  tick(): void {
+    const now = this.now();
+    for (const peer of [...this.table.values()]) {
+      const verdict = judgePeer(peer, now, this.limits);
+      if (verdict === "expire") this.drop(peer.card.id, "expired");
+      else if (verdict === "suspect") {
+        peer.state = peer.state === "connecting" ? "connecting" : "suspect";
+        if (peer.state === "suspect") this.deps.events.stateChanged(peer.card, "suspect");
+        this.ping(peer, now);
+      } else if (verdict === "ping") this.ping(peer, now);
+    }
+  }
+
+  /** Cards worth gossiping: this node's peers that have answered (hearsay is not passed on). */
+  gossipCards(): NodeCard[] {
+    return [...this.table.values()].filter((p) => p.state !== "connecting").map((p) => p.card);
+  }
+
+  view(): PeerView[] {
+    const now = this.now();
+    return [...this.table.values()].map((p) => ({
+      card: p.card,
+      state: p.state,
+      last_seen_ms_ago: p.lastSeenAt > 0 ? now - p.lastSeenAt : null,
+      known_for_ms: now - p.knownSince,
+    }));
+  }
+
+  /** Close every link (the node is stopping). */
+  async closeAll(flushMs: number): Promise<void> {
+    const links = [...this.table.values()].map((p) => p.link);
+    await Promise.all(links.map((link) => link.flush(flushMs)));
+    await Promise.all(links.map((link) => link.close()));
+  }
+
+  private ping(peer: PeerRecord<Link>, now: number): void {
+    peer.lastPingAt = now;
+    this.deps.sendPing(peer.link);
+  }
+
+  private add(card: NodeCard, lastSeenAt: number): void {
+    const now = this.now();
+    const link = this.deps.openLink(card);
+    const record: PeerRecord<Link> = { card, state: "connecting", lastSeenAt: 0, knownSince: now, lastPingAt: now, link };
+    this.table.set(record);
+    this.deps.sendHello(link);
+    if (lastSeenAt > 0) this.seen(card.id, card.incarnation);
+  }
+
+  private drop(id: string, reason: LeaveReason): void {
+    const record = this.table.remove(id, this.now(), this.limits.expireMs * 3);
+    if (!record) return;
+    const retryable = reason !== "expired";
+    this.deps.failPending(id, new PeerUnavailableError(`peer ${id} ${reason === "bye" ? "left the mesh" : reason}`, retryable));
+    record.link.close().catch((error: unknown) => this.deps.logger.warn({ err: error, peer: id }, "closing link failed"));
+    if (record.state !== "connecting" || reason !== "expired") this.deps.events.left(record.card, reason);
+    this.deps.logger.info({ peer: id, reason }, "peer left");
+  }
+}

@@ -1,0 +1,67 @@
+// De-duplication of requests: (sender, message id) → running, or done with the encoded reply.
+// A retried request is answered from here and never executed twice.
+export const DEFAULT_REPLY_CACHE_TTL_MS = 60_000;
+export const DEFAULT_REPLY_CACHE_MAX_ENTRIES = 20_000;
+
+type Entry = { state: "running"; expiresAt: number } | { state: "done"; reply: Buffer; expiresAt: number };
+
+export type CacheLookup = { state: "new" } | { state: "running" } | { state: "done"; reply: Buffer };
+
+export class ReplyCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private static key(from: string, id: string): string {
+    return `${from}\u0000${id}`;
+  }
+
+  /** Look a request up; a new one is marked running in the same step, so a duplicate sees it. */
+  begin(from: string, id: string, deadline: number | undefined): CacheLookup {
+    const key = ReplyCache.key(from, id);
+    const entry = this.entries.get(key);
+    const now = this.now();
+    if (entry && entry.expiresAt > now) return entry.state === "done" ? { state: "done", reply: entry.reply } : { state: "running" };
+    // A running entry lives at least until the request's own deadline, so late duplicates stay suppressed.
+    this.set(key, { state: "running", expiresAt: Math.max(now + this.ttlMs, deadline ?? 0) });
+    return { state: "new" };
+  }
+
+  complete(from: string, id: string, reply: Buffer): void {
+    this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt: this.now() + this.ttlMs });
+  }
+
+  /** Forget a request whose outcome must not be replayed (a retryable failure, a cancel). */
+  forget(from: string, id: string): void {
+    this.entries.delete(ReplyCache.key(from, id));
+  }
+
+  /** Forget every request of one sender (it restarted under a new incarnation). */
+  forgetSender(from: string): void {
+    const prefix = `${from}\u0000`;
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+
+  private set(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // Map iteration is insertion order: the first key is the oldest.
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+// The calling side of request/reply: correlation, absolute deadlines, CANCEL, and retries of
+// retryable failures under one message id (so the receiver's reply cache suppresses re-execution).
+import pRetry from "p-retry";
+import type { Logger } from "pino";
+import { BusError, BusyError, CancelledError, NackError, NodeStoppedError, PeerUnavailableError, RemoteError, TimeoutError } from "./errors.js";
+import type { Envelope, EnvelopeOf } from "./wire/schema.js";
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_ATTEMPTS = 3;
+export const RETRY_MIN_BACKOFF_MS = 20;
+export const RETRY_MAX_BACKOFF_MS = 1_000;
+
+export type TransmitResult = "sent" | "busy" | "no_route";
+
+export interface RequesterDeps {
+  /** Send a frame to a peer over its link. */
+  transmit: (peerId: string, frame: Buffer) => TransmitResult;
+  /** Best-effort CANCEL of a request the caller gave up on. */
+  cancel: (peerId: string, messageId: string) => void;
+  logger: Logger;
+  countRetry: () => void;
+}
+
+export interface OutboundRequest {
+  peerId: string;
+  messageId: string;
+  frame: Buffer;
+  deadline: number;
+  attempts: number;
+  signal?: AbortSignal;
+}
+
+/** Raised inside one attempt when no answer came in the attempt's share of the deadline. */
+class AttemptTimeoutError extends BusError {
+  override readonly name = "AttemptTimeoutError";
+  readonly code = "attempt_timeout";
+  readonly retryable = true;
+}
+
+interface Pending {
+  peerId: string;
+  frame: Buffer;
+  settled: boolean;
+  resolveOutcome: (value: unknown) => void;
+  rejectOutcome: (error: Error) => void;
+  outcome: Promise<unknown>;
+  /** Fails the attempt in progress (NACK, attempt timeout); undefined between attempts. */
+  failAttempt?: (error: Error) => void;
+}
+
+function isRetryable(error: Error): boolean {
+  return error instanceof BusError && error.retryable && !(error instanceof PeerUnavailableError) && !(error instanceof RemoteError);
+}
+
+export class Requester {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly deps: RequesterDeps) {}
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  async request(outbound: OutboundRequest): Promise<unknown> {
+    const entry = this.register(outbound);
+    const totalMs = Math.max(1, outbound.deadline - Date.now());
+    const attemptMs = Math.max(1, Math.floor(totalMs / outbound.attempts));
+    const onAbort = () => entry.rejectOutcome(new CancelledError(`request ${outbound.messageId} was cancelled by the caller`));
+    outbound.signal?.addEventListener("abort", onAbort, { once: true });
+    // Created before the await so the stack shows which request timed out.
+    const timeout = new TimeoutError(`no reply from ${outbound.peerId} before the deadline (${totalMs} ms)`);
+    const deadlineTimer = setTimeout(() => entry.rejectOutcome(timeout), totalMs);
+    try {
+      if (outbound.signal?.aborted) onAbort();
+      const retried = pRetry(() => this.attempt(entry, attemptMs), {
+        retries: outbound.attempts - 1,
+        factor: 2,
+        minTimeout: RETRY_MIN_BACKOFF_MS,
+        maxTimeout: RETRY_MAX_BACKOFF_MS,
+        randomize: true,
+        maxRetryTime: totalMs,
+        shouldRetry: ({ error }) => !entry.settled && isRetryable(error),
+        onFailedAttempt: async ({ error, retriesLeft }) => {
+          if (retriesLeft <= 0 || entry.settled || !isRetryable(error)) return;
+          this.deps.countRetry();
+          this.deps.logger.debug({ messageId: outbound.messageId, peer: outbound.peerId, err: error }, "retrying request");
+          await this.respectRetryAfter(error, entry);
+        },
+      });
+      retried.catch(() => undefined); // the race below may settle first; the loser must not go unhandled
+      // The outcome settles at once on a reply, the deadline or a cancel, even during a backoff sleep.
+      return await Promise.race([retried, entry.outcome]);
+    } catch (error) {
+      if (error instanceof TimeoutError || error instanceof CancelledError) this.deps.cancel(outbound.peerId, outbound.messageId);
+      throw error;
+    } finally {
+      clearTimeout(deadlineTimer);
+      outbound.signal?.removeEventListener("abort", onAbort);
+      this.pending.delete(outbound.messageId);
+    }
+  }
+
+  /** A reply arrived: settle the request whatever attempt it answers. */
+  onReply(envelope: EnvelopeOf<"reply">): boolean {
+    const entry = envelope.corr === undefined ? undefined : this.pending.get(envelope.corr);
+    if (!entry) return false;
+    const body = envelope.body;
+    if (body.error) entry.rejectOutcome(new RemoteError(body.error.code, body.error.message, body.error.retryable, body.error.detail));
+    else entry.resolveOutcome(body.result);
+    return true;
+  }
+
+  /** A NACK arrived. Without a usable correlation id, every request to that peer is re-sent. */
+  onNack(peerId: string, envelope: EnvelopeOf<"nack">): void {
+    const { code, detail, retry_after_ms: retryAfterMs } = envelope.body;
+    const entry = envelope.corr === undefined ? undefined : this.pending.get(envelope.corr);
+    if (entry) {
+      entry.failAttempt?.(code === "busy" ? new BusyError(detail, retryAfterMs) : new NackError(code, detail, retryAfterMs));
+      return;
+    }
+    if (envelope.body.retryable) this.retransmitTo(peerId);
+  }
+
+  /** Re-send every unanswered request to a peer (a frame from it was damaged; ours may have been too). */
+  retransmitTo(peerId: string): void {
+    for (const entry of this.pending.values()) {
+      if (entry.peerId === peerId && !entry.settled && entry.failAttempt) this.deps.transmit(peerId, entry.frame);
+    }
+  }
+
+  /** Fail every request to a peer at once: it expired, left, or restarted under a new incarnation. */
+  failPeer(peerId: string, error: PeerUnavailableError): void {
+    for (const entry of this.pending.values()) if (entry.peerId === peerId) entry.rejectOutcome(error);
+  }
+
+  failAll(reason: string): void {
+    for (const entry of this.pending.values()) entry.rejectOutcome(new NodeStoppedError(reason));
+  }
+
+  private register(outbound: OutboundRequest): Pending {
+    let resolveOutcome!: (value: unknown) => void;
+    let rejectOutcome!: (error: Error) => void;
+    const outcome = new Promise<unknown>((resolve, reject) => {
+      resolveOutcome = resolve;
+      rejectOutcome = reject;
+    });
+    outcome.catch(() => undefined); // observed through attempt(); never an unhandled rejection
+    const entry: Pending = {
+      peerId: outbound.peerId,
+      frame: outbound.frame,
+      settled: false,
+      outcome,
+      resolveOutcome: (value) => {
+        entry.settled = true;
+        resolveOutcome(value);
+      },
+      rejectOutcome: (error) => {
+        entry.settled = true;
+        rejectOutcome(error);
+      },
+    };
+    this.pending.set(outbound.messageId, entry);
+    return entry;
+  }
+
+  private attempt(entry: Pending, attemptMs: number): Promise<unknown> {
+    if (entry.settled) return entry.outcome;
+    const sent = this.deps.transmit(entry.peerId, entry.frame);
+    if (sent === "no_route") throw new PeerUnavailableError(`no route to ${entry.peerId}: it is not a known peer`, true);
+    if (sent === "busy") throw new BusyError(`send queue to ${entry.peerId} is full`);
+    let timer: NodeJS.Timeout | undefined;
+    const failed = new Promise<never>((_, reject) => {
+      entry.failAttempt = reject;
+      timer = setTimeout(() => reject(new AttemptTimeoutError(`no answer from ${entry.peerId} within ${attemptMs} ms`)), attemptMs);
+    });
+    return Promise.race([entry.outcome, failed]).finally(() => {
+      clearTimeout(timer);
+      entry.failAttempt = undefined;
+    });
+  }
+
+  private async respectRetryAfter(error: Error, entry: Pending): Promise<void> {
+    const hint = error instanceof BusyError || error instanceof NackError ? error.retryAfterMs : undefined;
+    if (!hint) return;
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, Math.min(hint, RETRY_MAX_BACKOFF_MS))), entry.outcome.catch(() => undefined)]);
+  }
+}
+
+export type { Envelope };

@@ -1,0 +1,145 @@
+// The serving side of request/reply: wire guards (deadline, cycle, hop budget), de-duplication through
+// the reply cache, the bulkhead, and handler execution with an AbortSignal.
+import type { Logger } from "pino";
+import type { Bulkhead } from "./bulkhead.js";
+import type { ReplyCache } from "./reply-cache.js";
+import type { RequestContext } from "./request-context.js";
+import { DEFAULT_MAX_HOPS } from "./request-context.js";
+import type { NackCode } from "./wire/nack-codes.js";
+import type { BodyOf, EnvelopeOf } from "./wire/schema.js";
+
+export type Handler = (args: unknown, context: RequestContext) => unknown;
+
+/** Suggested wait in a `busy` NACK: long enough for a handler slot to free up, short enough to stay responsive. */
+export const BUSY_RETRY_AFTER_MS = 50;
+
+export interface ResponderDeps {
+  selfId: string;
+  handlers: ReadonlyMap<string, Handler>;
+  bulkhead: Bulkhead;
+  cache: ReplyCache;
+  isStopping: () => boolean;
+  /** Send a reply body back to the requester over the connection the request came on. */
+  reply: (to: Buffer, request: EnvelopeOf<"request">, body: BodyOf<"reply">) => Buffer | undefined;
+  /** Re-send an already encoded reply (a duplicate of a finished request). */
+  resend: (to: Buffer, frame: Buffer) => void;
+  nack: (to: Buffer, code: NackCode, detail: string, corr: string, retryAfterMs?: number) => void;
+  logger: Logger;
+  count: (event: "duplicate" | "busy" | "handled" | "handler_error") => void;
+}
+
+/** An error a handler may throw to choose the code and retryability the caller sees. */
+export interface WireError {
+  code?: unknown;
+  retryable?: unknown;
+  detail?: unknown;
+  message?: unknown;
+}
+
+function toWireError(error: unknown): { code: string; message: string; retryable: boolean; detail?: unknown } {
+  const e = (typeof error === "object" && error !== null ? error : {}) as WireError;
+  const message = typeof e.message === "string" ? e.message : String(error);
+  return {
+    code: typeof e.code === "string" ? e.code : "handler_error",
+    message: message.slice(0, 4000),
+    retryable: e.retryable === true,
+    ...(e.detail === undefined ? {} : { detail: e.detail }),
+  };
+}
+
+export class Responder {
+  /** Abort controllers of running or queued requests, by sender and message id, for CANCEL. */
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly deps: ResponderDeps) {}
+
+  onRequest(to: Buffer, envelope: EnvelopeOf<"request">): void {
+    const refusal = this.guard(envelope);
+    if (refusal) return this.deps.nack(to, refusal.code, refusal.detail, envelope.id);
+    const lookup = this.deps.cache.begin(envelope.from, envelope.id, envelope.deadline);
+    if (lookup.state !== "new") {
+      this.deps.count("duplicate");
+      if (lookup.state === "done") this.deps.resend(to, lookup.reply);
+      return; // still running: its reply will answer the duplicate too
+    }
+    const handler = this.deps.handlers.get(envelope.body.op);
+    if (!handler) {
+      this.deps.cache.forget(envelope.from, envelope.id);
+      return this.deps.nack(to, "unknown_op", `no handler for op "${envelope.body.op}"`, envelope.id);
+    }
+    const key = `${envelope.from}\u0000${envelope.id}`;
+    const controller = new AbortController();
+    const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, controller, key));
+    if (!accepted) {
+      this.deps.cache.forget(envelope.from, envelope.id);
+      this.deps.count("busy");
+      return this.deps.nack(to, "busy", "too many requests in flight; retry later", envelope.id, BUSY_RETRY_AFTER_MS);
+    }
+    this.running.set(key, controller);
+  }
+
+  onCancel(envelope: EnvelopeOf<"cancel">): void {
+    if (envelope.corr === undefined) return;
+    const key = `${envelope.from}\u0000${envelope.corr}`;
+    const controller = this.running.get(key);
+    if (!controller) return;
+    this.deps.bulkhead.withdraw(key);
+    this.running.delete(key);
+    this.deps.cache.forget(envelope.from, envelope.corr);
+    controller.abort(new Error("cancelled by the requester"));
+  }
+
+  /** Abort every running handler (the drain bound passed). */
+  abortAll(reason: string): void {
+    for (const controller of this.running.values()) controller.abort(new Error(reason));
+  }
+
+  private guard(envelope: EnvelopeOf<"request">): { code: NackCode; detail: string } | undefined {
+    const maxHops = envelope.max_hops ?? DEFAULT_MAX_HOPS;
+    const hops = envelope.hops ?? 1;
+    if (this.deps.isStopping()) return { code: "shutting_down", detail: `${this.deps.selfId} is stopping` };
+    if (envelope.deadline !== undefined && envelope.deadline <= Date.now()) {
+      return { code: "deadline_exceeded", detail: `deadline passed ${Date.now() - envelope.deadline} ms before arrival` };
+    }
+    if (envelope.path?.includes(this.deps.selfId)) {
+      return { code: "cycle_detected", detail: `${this.deps.selfId} is already on the path ${envelope.path.join(" → ")}` };
+    }
+    if (hops > maxHops) return { code: "hop_limit", detail: `hop ${hops} exceeds the budget of ${maxHops}` };
+    return undefined;
+  }
+
+  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, controller: AbortController, key: string): Promise<void> {
+    const deadline = envelope.deadline ?? Date.now() + 60_000;
+    const timer = setTimeout(() => controller.abort(new Error("deadline passed")), Math.max(0, deadline - Date.now()));
+    const context: RequestContext = {
+      from: envelope.from,
+      messageId: envelope.id,
+      op: envelope.body.op,
+      traceId: envelope.trace ?? "",
+      deadline,
+      hops: envelope.hops ?? 1,
+      maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
+      path: envelope.path ?? [envelope.from],
+      signal: controller.signal,
+      logger: this.deps.logger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from }),
+    };
+    try {
+      const result = await handler(envelope.body.args, context);
+      if (controller.signal.aborted) return; // cancelled: the requester no longer waits
+      const frame = this.deps.reply(to, envelope, { result });
+      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame);
+      this.deps.count("handled");
+    } catch (error) {
+      this.deps.count("handler_error");
+      const wire = toWireError(error);
+      context.logger.warn({ err: error, code: wire.code }, "handler failed");
+      const frame = this.deps.reply(to, envelope, { error: wire });
+      // A retryable failure must run again on retry, so its reply is not replayed from the cache.
+      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame);
+      else this.deps.cache.forget(envelope.from, envelope.id);
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(key);
+    }
+  }
+}

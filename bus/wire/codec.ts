@@ -1,0 +1,77 @@
+// Envelope ⇄ frame: msgpack (plain maps, no records) inside the CRC-checked frame.
+import { Packr } from "msgpackr";
+import { FrameDecodeError, FrameTooLargeError } from "../errors.js";
+import { checkFrame, encodeFrame, FRAME_HEADER_BYTES } from "./frame.js";
+import { bodySchemas, envelopeHeaderSchema, SUPPORTED_ENVELOPE_VERSIONS, type Envelope, type MessageKind } from "./schema.js";
+
+// Plain msgpack maps so any msgpack library can read the payload; 64-bit ints decode as numbers.
+const packr = new Packr({ useRecords: false, moreTypes: false, int64AsType: "number", mapsAsObjects: true });
+
+export function encodeEnvelope(envelope: Envelope, maxFrameBytes: number): Buffer {
+  const payload = packr.pack(envelope);
+  if (payload.length + FRAME_HEADER_BYTES > maxFrameBytes) {
+    throw new FrameTooLargeError(
+      `${envelope.kind} message of ${payload.length + FRAME_HEADER_BYTES} bytes exceeds the maximum frame size of ${maxFrameBytes}`,
+    );
+  }
+  return encodeFrame(payload);
+}
+
+function isKnownKind(kind: string): kind is MessageKind {
+  return Object.hasOwn(bodySchemas, kind);
+}
+
+function salvageId(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const id = (value as Record<string, unknown>)["id"];
+  return typeof id === "string" && id.length > 0 && id.length <= 64 ? id : undefined;
+}
+
+function unpack(payload: Buffer): unknown {
+  try {
+    return packr.unpack(payload);
+  } catch (error) {
+    throw new FrameDecodeError("malformed_payload", `payload is not valid msgpack: ${(error as Error).message}`);
+  }
+}
+
+function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
+    .join("; ");
+}
+
+/**
+ * Decode and validate one frame. Throws FrameDecodeError (with the NACK code to answer) for any
+ * defect; the error carries the message id when it could be read, so a NACK can be correlated.
+ */
+export function decodeEnvelope(frame: Buffer, maxFrameBytes: number): Envelope {
+  const { payload, crcOk } = checkFrame(frame, maxFrameBytes);
+  if (!crcOk) {
+    let salvaged: string | undefined;
+    try {
+      salvaged = salvageId(packr.unpack(payload));
+    } catch {
+      salvaged = undefined;
+    }
+    throw new FrameDecodeError("crc_mismatch", "payload CRC-32 does not match the header", salvaged);
+  }
+  const raw = unpack(payload);
+  const header = envelopeHeaderSchema.safeParse(raw);
+  if (!header.success) {
+    throw new FrameDecodeError("schema_invalid", `envelope: ${describeIssues(header.error.issues)}`, salvageId(raw));
+  }
+  const envelope = header.data;
+  if (!SUPPORTED_ENVELOPE_VERSIONS.includes(envelope.v)) {
+    throw new FrameDecodeError("version_unsupported", `envelope version ${envelope.v} is not supported`, envelope.id);
+  }
+  if (!isKnownKind(envelope.kind)) {
+    throw new FrameDecodeError("unknown_kind", `unknown message kind "${envelope.kind}"`, envelope.id);
+  }
+  const body = bodySchemas[envelope.kind].safeParse(envelope.body);
+  if (!body.success) {
+    throw new FrameDecodeError("schema_invalid", `${envelope.kind} body: ${describeIssues(body.error.issues)}`, envelope.id);
+  }
+  return { ...envelope, body: body.data } as Envelope;
+}
