@@ -36,6 +36,9 @@ export class Link {
       receiveHighWaterMark: SOCKET_HIGH_WATER_MARK,
       reconnectInterval: LINK_RECONNECT_MS,
       reconnectMaxInterval: LINK_RECONNECT_MAX_MS,
+      // Queue only to a live connection: while the peer is unreachable, our bounded queue fills and
+      // callers get `busy`, instead of frames piling up in libzmq for a peer that may never return.
+      immediate: true,
     });
     this.socket.connect(options.endpoint);
     this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) =>

@@ -223,7 +223,10 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       for (const record of this.membership.records()) this.sendOnLink(record.link, "bye", { reason: "stopping" });
       if (this.options.registryDir) await removeRegistryEntry(this.options.registryDir, this.id).catch(() => undefined);
     }
-    const drained = await Promise.race([this.bulkhead.whenIdle().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), this.options.drainTimeoutMs))]);
+    let drainTimer: NodeJS.Timeout | undefined;
+    const bound = new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), this.options.drainTimeoutMs)));
+    const drained = await Promise.race([this.bulkhead.whenIdle().then(() => true), bound]);
+    clearTimeout(drainTimer);
     if (!drained) this.logger.warn({ inFlight: this.bulkhead.inFlight }, "drain bound passed; aborting remaining handlers");
     for (const key of this.bulkhead.clearQueue()) this.logger.debug({ key }, "queued request dropped at stop");
     this.responder.abortAll("node stopping");

@@ -5,7 +5,17 @@ import { checkFrame, encodeFrame, FRAME_HEADER_BYTES } from "./frame.js";
 import { bodySchemas, envelopeHeaderSchema, SUPPORTED_ENVELOPE_VERSIONS, type Envelope, type MessageKind } from "./schema.js";
 
 // Plain msgpack maps so any msgpack library can read the payload; 64-bit ints decode as numbers.
-const packr = new Packr({ useRecords: false, moreTypes: false, int64AsType: "number", mapsAsObjects: true });
+// Keys whose value is undefined are left out (msgpackr would otherwise write an extension type that
+// other msgpack libraries reject); a bare undefined value is written as nil.
+// `skipValues` is honoured by msgpackr's packer but missing from its type declarations.
+const packr = new Packr({
+  useRecords: false,
+  moreTypes: false,
+  int64AsType: "number",
+  mapsAsObjects: true,
+  skipValues: [undefined],
+  encodeUndefinedAsNil: true,
+} as ConstructorParameters<typeof Packr>[0]);
 
 export function encodeEnvelope(envelope: Envelope, maxFrameBytes: number): Buffer {
   const payload = packr.pack(envelope);

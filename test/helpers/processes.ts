@@ -1,0 +1,47 @@
+// Real OS processes for integration tests: `mesh node` children whose ready line is awaited and
+// which are always killed in teardown.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export const MESH_BIN = fileURLToPath(new URL("../../bin/mesh.js", import.meta.url));
+/** Liveness fast enough for tests, passed as flags to child nodes. */
+export const FAST_FLAGS = ["--heartbeat-ms", "150", "--suspect-ms", "500", "--expire-ms", "1500"];
+
+export interface NodeProcess {
+  id: string;
+  endpoint: string;
+  incarnation: number;
+  child: ChildProcess;
+  /** Every JSON line the process printed on stdout. */
+  events: Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+export class ProcessSet {
+  private readonly children: ChildProcess[] = [];
+
+  async startNode(id: string, args: string[] = []): Promise<NodeProcess> {
+    const child = spawn(process.execPath, [MESH_BIN, "node", "--id", id, "--log-level", "warn", ...FAST_FLAGS, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    this.children.push(child);
+    const events: Record<string, unknown>[] = [];
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        const event = JSON.parse(line) as Record<string, unknown>;
+        events.push(event);
+        if (event["event"] === "ready") resolve(event);
+      });
+      void exited.then((code) => reject(new Error(`node ${id} exited (${code}) before ready: ${stderr}`)));
+    });
+    const event = await ready;
+    return { id, endpoint: event["endpoint"] as string, incarnation: event["incarnation"] as number, child, events, exited };
+  }
+
+  /** SIGKILL whatever is still running. */
+  killAll(): void {
+    for (const child of this.children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+}
