@@ -41,9 +41,10 @@ export class Link {
       immediate: true,
     });
     this.socket.connect(options.endpoint);
-    this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) =>
-      options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed"),
-    );
+    this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) => {
+      // A send still waiting when the link closes fails by design; only report real failures.
+      if (!this.closing) options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed");
+    });
     this.readerDone = this.readLoop().catch((error: unknown) => {
       if (!this.closing) options.logger.error({ err: error, endpoint: options.endpoint }, "link reader stopped");
     });

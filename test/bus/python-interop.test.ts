@@ -1,0 +1,42 @@
+// A member written in Python from docs/PROTOCOL.md alone joins a mesh of TypeScript nodes:
+// it is discovered, answers requests, gets answers to its own, and leaves with BYE.
+import { afterEach, describe, expect, it } from "vitest";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
+
+const SCRIPT = fileURLToPath(new URL("../../scripts/interop/python_member.py", import.meta.url));
+const PYTHON = "/usr/bin/python3";
+// .ci/run installs Debian's python3-zmq and python3-msgpack; a developer machine may lack them.
+const available = spawnSync(PYTHON, ["-c", "import zmq, msgpack"]).status === 0;
+
+const nodes = new NodeSet();
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  await nodes.stopAll();
+});
+
+describe.skipIf(!available)("a Python member written from PROTOCOL.md", () => {
+  it("joins, answers, asks, and leaves", { timeout: 30_000 }, async () => {
+    const seed = await nodes.start({ id: "ts-seed", ...FAST_LIVENESS });
+    const other = await nodes.start({ id: "ts-other", seeds: [seed.endpoint], ...FAST_LIVENESS });
+    const child = spawn(PYTHON, [SCRIPT, "--id", "py1", "--seed", seed.endpoint], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(child);
+    const events: Record<string, unknown>[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => events.push(JSON.parse(line) as Record<string, unknown>));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+
+    await expect.poll(() => aliveIds(seed), { timeout: 10_000 }).toEqual(["py1", "ts-other"]);
+    await expect.poll(() => aliveIds(other), { timeout: 10_000 }).toEqual(["py1", "ts-seed"]);
+    await expect(other.request("py1", "echo", { n: [1, 2, 3], s: "ü" })).resolves.toEqual({ n: [1, 2, 3], s: "ü" });
+    await expect(seed.request("py1", "nope", {})).rejects.toMatchObject({ code: "unknown_op" });
+    // Its own request to the first node it learned was answered.
+    await expect.poll(() => events.find((e) => e["event"] === "reply")).toMatchObject({ body: { result: { role: "node" } } });
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await expect.poll(() => aliveIds(seed)).toEqual(["ts-other"]);
+  });
+});
