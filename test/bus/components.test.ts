@@ -7,7 +7,8 @@ import { Bulkhead } from "../../bus/bulkhead.js";
 import { judgePeer, PeerTable, type PeerRecord } from "../../bus/peer-table.js";
 import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "../../bus/registry.js";
 import { ReplyCache } from "../../bus/reply-cache.js";
-import { checkFrame, encodeFrame, FrameDecodeError, type NodeCard } from "../../bus/index.js";
+import type { FrameDecodeError} from "../../bus/index.js";
+import { checkFrame, encodeFrame, type NodeCard } from "../../bus/index.js";
 
 const limits = { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 };
 const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
