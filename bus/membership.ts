@@ -52,6 +52,12 @@ export class Membership {
     return this.table.get(id)?.link;
   }
 
+  /** The link to send new work on: none for a peer that said BYE. */
+  routableLink(id: string): Link | undefined {
+    const peer = this.table.get(id);
+    return peer && peer.state !== "leaving" ? peer.link : undefined;
+  }
+
   card(id: string): NodeCard | undefined {
     return this.table.get(id)?.card;
   }
@@ -87,16 +93,24 @@ export class Membership {
     const peer = this.table.get(id);
     if (!peer || peer.card.incarnation !== incarnation) return;
     peer.lastSeenAt = this.now();
-    if (peer.state === "alive") return;
+    if (peer.state === "alive" || peer.state === "leaving") return;
     const wasConnecting = peer.state === "connecting";
     peer.state = "alive";
     if (wasConnecting) this.deps.events.joined(peer.card);
     else this.deps.events.stateChanged(peer.card, "alive");
   }
 
-  /** The peer said BYE (or was found dead): forget it and fail what waits on it. */
-  leave(id: string, reason: LeaveReason): void {
-    this.drop(id, reason);
+  /**
+   * The peer said BYE: it drains its running work, so requests already sent still get their replies.
+   * It takes no new requests, is no longer gossiped, and is removed when it falls silent (expiry).
+   */
+  leave(id: string): void {
+    const peer = this.table.get(id);
+    if (!peer || peer.state === "leaving") return;
+    const wasMember = peer.state !== "connecting";
+    peer.state = "leaving";
+    if (wasMember) this.deps.events.left(peer.card, "bye");
+    this.deps.logger.info({ peer: id }, "peer is leaving");
   }
 
   /** One heartbeat pass: ping quiet peers, mark suspects, expire the silent. */
@@ -115,7 +129,7 @@ export class Membership {
 
   /** Cards worth gossiping: this node's peers that have answered (hearsay is not passed on). */
   gossipCards(): NodeCard[] {
-    return [...this.table.values()].filter((p) => p.state !== "connecting").map((p) => p.card);
+    return [...this.table.values()].filter((p) => p.state === "alive" || p.state === "suspect").map((p) => p.card);
   }
 
   view(): PeerView[] {
@@ -128,11 +142,14 @@ export class Membership {
     }));
   }
 
+  /** Wait (bounded) until every link has handed its queue to its socket. */
+  async flushAll(flushMs: number): Promise<void> {
+    await Promise.all([...this.table.values()].map((p) => p.link.flush(flushMs)));
+  }
+
   /** Close every link (the node is stopping). */
-  async closeAll(flushMs: number): Promise<void> {
-    const links = [...this.table.values()].map((p) => p.link);
-    await Promise.all(links.map((link) => link.flush(flushMs)));
-    await Promise.all(links.map((link) => link.close()));
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.table.values()].map((p) => p.link.close()));
   }
 
   private ping(peer: PeerRecord<Link>, now: number): void {
@@ -155,7 +172,8 @@ export class Membership {
     const retryable = reason !== "expired";
     this.deps.failPending(id, new PeerUnavailableError(`peer ${id} ${reason === "bye" ? "left the mesh" : reason}`, retryable));
     record.link.close().catch((error: unknown) => this.deps.logger.warn({ err: error, peer: id }, "closing link failed"));
-    if (record.state !== "connecting" || reason !== "expired") this.deps.events.left(record.card, reason);
+    const announced = record.state === "leaving" || (record.state === "connecting" && reason === "expired");
+    if (!announced) this.deps.events.left(record.card, reason);
     this.deps.logger.info({ peer: id, reason }, "peer left");
   }
 }

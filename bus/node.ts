@@ -44,6 +44,8 @@ export interface NodeEvents {
 }
 
 const ROUTER_HIGH_WATER_MARK = 10_000;
+/** Pause between flushing and closing sockets at stop (see doStop). */
+const CLOSE_SETTLE_MS = 50;
 const CLIENT_PREFIX = "~";
 
 export class MeshNode extends EventEmitter<NodeEvents> {
@@ -81,7 +83,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.bulkhead = new Bulkhead(this.options.maxConcurrent, this.options.maxQueued);
     this.cache = new ReplyCache(this.options.replyCacheTtlMs, this.options.replyCacheMaxEntries);
     this.requester = new Requester({
-      transmit: (peerId, frame) => this.transmit(peerId, frame),
+      transmit: (peerId, frame, first) => this.transmit(peerId, frame, first),
       cancel: (peerId, messageId) => this.sendToPeer(peerId, "cancel", {}, { corr: messageId }),
       logger: this.logger.child({ component: "bus:requester" }),
       countRetry: () => this.stats.count("retries"),
@@ -231,9 +233,12 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     for (const key of this.bulkhead.clearQueue()) this.logger.debug({ key }, "queued request dropped at stop");
     this.responder.abortAll("node stopping");
     this.requester.failAll(`node ${this.id} stopped`);
-    await this.membership.closeAll(this.options.lingerMs);
+    await Promise.all([this.membership.flushAll(this.options.lingerMs), this.routerQueue.whenEmpty()]);
+    // libzmq can drop a message handed to a socket just before zmq_close (libzmq#1264) despite the
+    // linger; a short settle lets the I/O thread take the last replies and BYEs first.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.lingerMs, CLOSE_SETTLE_MS)));
+    await this.membership.closeAll();
     await Promise.all(this.seedLinks.map((link) => link.close()));
-    await this.routerQueue.whenEmpty();
     this.router.close();
     await this.routerDone;
     this.logger.info("node stopped");
@@ -273,8 +278,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     if (link) this.sendOnLink(link, kind, body, extra);
   }
 
-  private transmit(peerId: string, frame: Buffer): "sent" | "busy" | "no_route" {
-    const link = this.membership.link(peerId);
+  /** New requests go only to routable peers; re-sends may still reach a peer that is leaving. */
+  private transmit(peerId: string, frame: Buffer, first: boolean): "sent" | "busy" | "no_route" {
+    const link = first ? this.membership.routableLink(peerId) : this.membership.link(peerId);
     if (!link) return "no_route";
     this.stats.count("requests_sent");
     return link.send(frame) ? "sent" : "busy";
@@ -363,7 +369,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
         if (!isClient) for (const card of envelope.body.cards) this.membership.learn(card, "gossip");
         return;
       case "bye":
-        if (!isClient) this.membership.leave(envelope.from, "bye");
+        if (!isClient) this.membership.leave(envelope.from);
         return;
       case "request":
         this.stats.count("requests_received");
@@ -410,7 +416,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
         this.requester.onNack(envelope.from, envelope);
         return;
       case "bye":
-        this.membership.leave(envelope.from, "bye");
+        this.membership.leave(envelope.from);
         return;
       case "pong":
         return;

@@ -5,8 +5,11 @@ export const DEFAULT_HEARTBEAT_MS = 1_000;
 export const DEFAULT_SUSPECT_MS = 3_000;
 export const DEFAULT_EXPIRE_MS = 10_000;
 
-/** connecting: learned, nothing heard yet · alive: heard recently · suspect: quiet past the suspect bound. */
-export type PeerState = "connecting" | "alive" | "suspect";
+/**
+ * connecting: learned, nothing heard yet · alive: heard recently · suspect: quiet past the suspect bound ·
+ * leaving: said BYE; takes no new requests, but its in-flight replies are still awaited until expiry.
+ */
+export type PeerState = "connecting" | "alive" | "suspect" | "leaving";
 
 export interface LivenessThresholds {
   heartbeatMs: number;
@@ -31,6 +34,7 @@ export type LivenessVerdict = "ok" | "ping" | "suspect" | "expire";
 export function judgePeer<L>(peer: PeerRecord<L>, now: number, limits: LivenessThresholds): LivenessVerdict {
   const quietMs = now - Math.max(peer.lastSeenAt, peer.knownSince);
   if (quietMs >= limits.expireMs) return "expire";
+  if (peer.state === "leaving") return "ok";
   if (quietMs >= limits.suspectMs && peer.state !== "suspect") return "suspect";
   if (quietMs >= limits.heartbeatMs && now - peer.lastPingAt >= limits.heartbeatMs) return "ping";
   return "ok";

@@ -13,8 +13,8 @@ export const RETRY_MAX_BACKOFF_MS = 1_000;
 export type TransmitResult = "sent" | "busy" | "no_route";
 
 export interface RequesterDeps {
-  /** Send a frame to a peer over its link. */
-  transmit: (peerId: string, frame: Buffer) => TransmitResult;
+  /** Send a frame to a peer over its link; `first` is false for re-sends of a request already delivered once. */
+  transmit: (peerId: string, frame: Buffer, first: boolean) => TransmitResult;
   /** Best-effort CANCEL of a request the caller gave up on. */
   cancel: (peerId: string, messageId: string) => void;
   logger: Logger;
@@ -41,6 +41,7 @@ interface Pending {
   peerId: string;
   frame: Buffer;
   settled: boolean;
+  attempted: boolean;
   resolveOutcome: (value: unknown) => void;
   rejectOutcome: (error: Error) => void;
   outcome: Promise<unknown>;
@@ -124,7 +125,7 @@ export class Requester {
   /** Re-send every unanswered request to a peer (a frame from it was damaged; ours may have been too). */
   retransmitTo(peerId: string): void {
     for (const entry of this.pending.values()) {
-      if (entry.peerId === peerId && !entry.settled && entry.failAttempt) this.deps.transmit(peerId, entry.frame);
+      if (entry.peerId === peerId && !entry.settled && entry.failAttempt) this.deps.transmit(peerId, entry.frame, false);
     }
   }
 
@@ -149,6 +150,7 @@ export class Requester {
       peerId: outbound.peerId,
       frame: outbound.frame,
       settled: false,
+      attempted: false,
       outcome,
       resolveOutcome: (value) => {
         entry.settled = true;
@@ -165,7 +167,8 @@ export class Requester {
 
   private attempt(entry: Pending, attemptMs: number): Promise<unknown> {
     if (entry.settled) return entry.outcome;
-    const sent = this.deps.transmit(entry.peerId, entry.frame);
+    const sent = this.deps.transmit(entry.peerId, entry.frame, !entry.attempted);
+    entry.attempted = true;
     if (sent === "no_route") throw new PeerUnavailableError(`no route to ${entry.peerId}: it is not a known peer`, true);
     if (sent === "busy") throw new BusyError(`send queue to ${entry.peerId} is full`);
     let timer: NodeJS.Timeout | undefined;

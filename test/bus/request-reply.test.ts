@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PeerUnavailableError, RemoteError, TimeoutError } from "../../bus/index.js";
 import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
+import { RawPeer, requestEnvelope } from "../helpers/raw-peer.js";
 
 const nodes = new NodeSet();
 afterEach(() => nodes.stopAll());
@@ -68,5 +69,29 @@ describe("request/reply between two nodes", () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "CancelledError" });
     await expect.poll(() => aborted).toBe(true);
+  });
+
+  it("a draining node refuses new requests with shutting_down and finishes the running one", async () => {
+    const a = await nodes.start({ id: "a", ...FAST_LIVENESS });
+    const b = await nodes.start({ id: "b", seeds: [a.endpoint], ...FAST_LIVENESS });
+    let finish!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    b.handle("long", () => new Promise((resolve) => { started(); finish = () => resolve("finished"); }));
+    await expect.poll(() => aliveIds(a)).toEqual(["b"]);
+    const inFlight = a.request("b", "long", {}, { timeoutMs: 10_000 });
+    await running;
+    const raw = new RawPeer("~late", b.endpoint);
+    try {
+      const stopping = b.stop();
+      const late = requestEnvelope("~late");
+      await raw.sendEnvelope(late);
+      expect(await raw.receive()).toMatchObject({ kind: "nack", corr: late["id"], body: { code: "shutting_down", retryable: true } });
+      finish();
+      await expect(inFlight).resolves.toBe("finished");
+      await stopping;
+    } finally {
+      raw.close();
+    }
   });
 });

@@ -1,0 +1,110 @@
+// The CLI surface of the bus, run as a user would: real `mesh` processes, real exit codes.
+import { afterEach, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { MESH_BIN, ProcessSet } from "../helpers/processes.js";
+
+const run = promisify(execFile);
+const processes = new ProcessSet();
+const dirs: string[] = [];
+afterEach(() => {
+  processes.killAll();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function mesh(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [MESH_BIN, ...args], { timeout: 20_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function registry(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mesh-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("mesh node / peers / ping", () => {
+  it("nodes found through a registry are listed and pinged", { timeout: 30_000 }, async () => {
+    const dir = registry();
+    await processes.startNode("n1", ["--registry", dir]);
+    await processes.startNode("n2", ["--registry", dir]);
+    await expect
+      .poll(async () => {
+        const { stdout } = await mesh("peers", "--registry", dir, "--json");
+        const view = JSON.parse(stdout || "{}") as { nodes?: { id: string; state: string }[] };
+        return (view.nodes ?? []).map((n) => n.state).sort();
+      }, { timeout: 10_000 })
+      .toEqual(["alive", "self"]);
+
+    const table = await mesh("peers", "--registry", dir);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+ROLE\s+STATE/);
+    expect(table.stdout).toMatch(/2 node\(s\)/);
+
+    const ping = await mesh("ping", "n2", "--registry", dir, "--count", "2", "--json");
+    expect(ping.code).toBe(0);
+    const result = JSON.parse(ping.stdout) as { id: string; rtt_us: number[]; health: { id: string } };
+    expect(result.id).toBe("n2");
+    expect(result.rtt_us).toHaveLength(2);
+    expect(result.health.id).toBe("n2");
+  });
+
+  it("ping works through a seed endpoint too", { timeout: 30_000 }, async () => {
+    const a = await processes.startNode("a");
+    await processes.startNode("b", ["--seed", a.endpoint]);
+    await expect.poll(async () => (await mesh("ping", "b", "--seed", a.endpoint, "--count", "1")).code, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("reports usage errors with exit 64 and what to do", async () => {
+    const noId = await mesh("node");
+    expect(noId.code).toBe(64);
+    expect(noId.stderr).toMatch(/--id is required/);
+    expect((await mesh("bogus")).code).toBe(64);
+    expect((await mesh("peers", "--wat")).code).toBe(64);
+    expect((await mesh("ping")).code).toBe(64);
+    expect((await mesh("peers")).stderr).toMatch(/give --seed ENDPOINT or --registry DIR/);
+  });
+
+  it("reports an unreachable mesh or node with exit 69", { timeout: 30_000 }, async () => {
+    const empty = await mesh("peers", "--registry", registry());
+    expect(empty.code).toBe(69);
+    expect(empty.stderr).toMatch(/no live node is registered/);
+    const dir = registry();
+    const dead = await mesh("peers", "--seed", `ipc://${join(dir, "nobody.sock")}`);
+    expect(dead.code).toBe(69);
+    const a = await processes.startNode("a");
+    const missing = await mesh("ping", "zz", "--seed", a.endpoint);
+    expect(missing.code).toBe(69);
+    expect(missing.stderr).toMatch(/"zz" is not in the mesh/);
+  });
+
+  it("prints complete help for every command", async () => {
+    const top = await mesh("--help");
+    expect(top.code).toBe(0);
+    for (const command of ["node", "peers", "ping", "demo"]) {
+      expect(top.stdout).toContain(command);
+      const help = await mesh(command, "--help");
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: mesh /);
+    }
+  });
+
+  it("the demo runs end to end and leaves nothing running", { timeout: 60_000 }, async () => {
+    const demo = await mesh("demo");
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/alpha sees every other node alive: beta, delta, gamma/);
+    expect(demo.stdout).toMatch(/noticed gamma was gone/);
+    expect(demo.stdout).toMatch(/All nodes stopped/);
+    const pids = [...demo.stdout.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(4);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
