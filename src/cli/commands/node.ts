@@ -1,5 +1,5 @@
 // `mesh node`: run a bare mesh node until SIGINT/SIGTERM.
-import { MeshNode } from "../../../bus/index.js";
+import { DEFAULT_EXPIRE_MS, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_FRAME_BYTES, DEFAULT_SUSPECT_MS, MeshNode } from "../../../bus/index.js";
 import { createLogger } from "../../logging.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
@@ -21,6 +21,7 @@ Options:
   --heartbeat-ms N      ping peers quiet for this long (default 1000)
   --suspect-ms N        mark a quiet peer suspect after this long (default 3000)
   --expire-ms N         drop a quiet peer after this long (default 10000)
+  --max-frame-bytes N   refuse frames larger than this with a too_large NACK (default 1048576)
   --diagnostic-ops      also answer the ops "echo" and "sleep" {ms}, for trying a mesh by hand
   --log-level LEVEL     fatal|error|warn|info|debug|trace|silent (default info)
   -h, --help            show this help`;
@@ -36,6 +37,7 @@ const OPTIONS = {
   "heartbeat-ms": { type: "string" },
   "suspect-ms": { type: "string" },
   "expire-ms": { type: "string" },
+  "max-frame-bytes": { type: "string" },
   "diagnostic-ops": { type: "boolean" },
 } as const;
 
@@ -75,9 +77,10 @@ export async function run(argv: string[]): Promise<number> {
     seeds: values.seed ?? [],
     role: values.role ?? "node",
     meta: parseMeta(values.meta),
-    heartbeatMs: positiveInt("heartbeat-ms", values["heartbeat-ms"], 1_000),
-    suspectMs: positiveInt("suspect-ms", values["suspect-ms"], 3_000),
-    expireMs: positiveInt("expire-ms", values["expire-ms"], 10_000),
+    heartbeatMs: positiveInt("heartbeat-ms", values["heartbeat-ms"], DEFAULT_HEARTBEAT_MS),
+    suspectMs: positiveInt("suspect-ms", values["suspect-ms"], DEFAULT_SUSPECT_MS),
+    expireMs: positiveInt("expire-ms", values["expire-ms"], DEFAULT_EXPIRE_MS),
+    maxFrameBytes: positiveInt("max-frame-bytes", values["max-frame-bytes"], DEFAULT_MAX_FRAME_BYTES),
     logger,
   });
   if (values["diagnostic-ops"]) {
