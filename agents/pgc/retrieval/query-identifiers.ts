@@ -1,0 +1,36 @@
+// Finds the code identifiers a question names ("how does dma_alloc_coherent work?"), for exact look-up.
+// Plain English words are left out on purpose: "open" or "file" in a question is not a claim about a symbol.
+
+/** A backticked span, or a word with optional qualifiers (a.b, a::b, a->b) and an optional "()". */
+const CANDIDATE = /`([^`\n]+)`|[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?/g;
+const QUALIFIER = /\.|::|->/;
+/** One-letter last segments ("e.g") are punctuation, not names. */
+const MIN_SEGMENT_LENGTH = 2;
+
+/** Shapes no English word has: snake_case, camelCase humps, letters then digits (e1000), or a call "()". */
+function looksLikeCode(word: string, called: boolean): boolean {
+  return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Za-z][0-9]/.test(word);
+}
+
+function namesOf(text: string): string[] {
+  const segments = text.split(QUALIFIER).filter((segment) => segment.length > 0);
+  const last = segments[segments.length - 1];
+  if (last === undefined || last.length < MIN_SEGMENT_LENGTH) return [];
+  return segments.length > 1 ? [text, last] : [last];
+}
+
+/** Identifiers named in `query`, in order of appearance, without duplicates; qualified names also yield their last part. */
+export function identifiersInQuery(query: string): string[] {
+  const out = new Set<string>();
+  for (const match of query.matchAll(CANDIDATE)) {
+    const backticked = match[1];
+    if (backticked !== undefined) {
+      for (const name of namesOf(backticked.trim().replace(/\(\)$/, ""))) out.add(name);
+      continue;
+    }
+    const called = match[0].endsWith("()");
+    const text = called ? match[0].slice(0, -2) : match[0];
+    if (looksLikeCode(text, called) || QUALIFIER.test(text)) for (const name of namesOf(text)) out.add(name);
+  }
+  return [...out];
+}

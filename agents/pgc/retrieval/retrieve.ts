@@ -1,0 +1,120 @@
+// The one call a worker makes: exact facts for the identifiers a question names, then calibrated lexical hits.
+import { z } from "zod";
+import { OVERLAYS, type IndexDoc, type Overlay } from "../types.js";
+import type { Calibration, SimilarityKind } from "./calibration-format.js";
+import { assertCalibrationFits, scoreHits } from "./calibration.js";
+import { IndexMismatchError, InvalidRetrievalOptionsError } from "./errors.js";
+import { DEFAULT_TOP_K, MAX_TOP_K, type LexicalIndex } from "./lexical-index.js";
+import { identifiersInQuery } from "./query-identifiers.js";
+import type { EdgeMap, ExactMatch } from "./symbol-table.js";
+
+/** A name like `__init__` can be defined hundreds of times; beyond this many, exact matches say little more. */
+export const MAX_EXACT_MATCHES = 100;
+/** The similarity of an exact fact: the document is about the named symbol, by construction. */
+export const EXACT_SIMILARITY = 1;
+
+/** Where documents are read from by id; a Map<string, IndexDoc> is one. */
+export interface DocLookup {
+  get(id: string): IndexDoc | undefined;
+}
+
+export interface RetrievalPgc {
+  index: LexicalIndex;
+  calibration: Calibration;
+  docs: DocLookup;
+  /** Optional symbol → doc ids of call or include edges; their documents count as exact facts. */
+  edges?: EdgeMap;
+}
+
+export interface RetrieveOptions {
+  topK?: number;
+  overlays?: readonly Overlay[];
+}
+
+export interface RetrievedHit {
+  doc: IndexDoc;
+  /** In [0, 1]; what it means depends on similarity_kind (see SimilarityKind). */
+  similarity: number;
+  similarity_kind: SimilarityKind;
+  matched_terms: string[];
+  /** The raw BM25F score for lexical hits; null for exact facts. */
+  score: number | null;
+}
+
+export interface RetrieveResult {
+  hits: RetrievedHit[];
+  query_terms: string[];
+  exact_matches: ExactMatch[];
+}
+
+const optionsSchema = z.object({
+  topK: z.number().int().min(1).max(MAX_TOP_K).default(DEFAULT_TOP_K),
+  overlays: z.array(z.enum(OVERLAYS)).optional(),
+});
+
+function parseOptions(options: RetrieveOptions): z.output<typeof optionsSchema> {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new InvalidRetrievalOptionsError("invalid retrieve options", { cause: parsed.error });
+  return parsed.data;
+}
+
+function docOf(pgc: RetrievalPgc, docId: string): IndexDoc {
+  const doc = pgc.docs.get(docId);
+  if (doc === undefined) throw new IndexMismatchError(`the index names document "${docId}", which the document store lacks`);
+  return doc;
+}
+
+/** Case-sensitive symbol matches first; case-insensitive ones only for a name with no exact-case match. */
+function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], overlays: readonly Overlay[] | undefined): ExactMatch[] {
+  const out: ExactMatch[] = [];
+  const seen = new Set<string>();
+  const add = (match: ExactMatch): void => {
+    if (seen.has(match.doc_id) || out.length >= MAX_EXACT_MATCHES) return;
+    if (overlays !== undefined && overlays.length > 0 && !overlays.includes(docOf(pgc, match.doc_id).overlay)) return;
+    seen.add(match.doc_id);
+    out.push(match);
+  };
+  for (const identifier of identifiers) {
+    const exact = pgc.index.findSymbol(identifier);
+    for (const docId of exact) add({ doc_id: docId, identifier, via: "symbol" });
+    if (exact.length === 0) {
+      for (const docId of pgc.index.findSymbol(identifier, { ignoreCase: true })) add({ doc_id: docId, identifier, via: "symbol_ignore_case" });
+    }
+    if (pgc.edges !== undefined) for (const match of pgc.index.lookupEdges(identifier, pgc.edges)) add(match);
+  }
+  return out;
+}
+
+/**
+ * Answers a query from one scope's PGC: documents of the symbols (and edges) the query names, as exact facts with
+ * similarity 1.0, then lexical hits with calibrated similarity, most likely first; no document appears twice.
+ */
+export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOptions = {}): RetrieveResult {
+  const { topK, overlays } = parseOptions(options);
+  assertCalibrationFits(pgc.calibration, pgc.index);
+  const exact = exactMatches(pgc, identifiersInQuery(query), overlays);
+  const hits: RetrievedHit[] = exact.slice(0, topK).map((match) => ({
+    doc: docOf(pgc, match.doc_id),
+    similarity: EXACT_SIMILARITY,
+    similarity_kind: "exact",
+    matched_terms: [match.identifier],
+    score: null,
+  }));
+  const taken = new Set(exact.map((match) => match.doc_id));
+  // Ask for enough extra hits that dropping the exact ones still fills topK.
+  const searchK = Math.min(MAX_TOP_K, topK + hits.length);
+  const result = pgc.index.search(query, { topK: searchK, ...(overlays === undefined ? {} : { overlays }) });
+  const lexical = scoreHits(pgc.calibration, result.hits)
+    .filter((hit) => !taken.has(hit.doc_id))
+    .sort((a, b) => b.similarity - a.similarity || b.score - a.score);
+  for (const hit of lexical.slice(0, topK - hits.length)) {
+    hits.push({
+      doc: docOf(pgc, hit.doc_id),
+      similarity: hit.similarity,
+      similarity_kind: hit.similarity_kind,
+      matched_terms: hit.matched_terms,
+      score: hit.score,
+    });
+  }
+  return { hits, query_terms: result.query_terms, exact_matches: exact };
+}

@@ -1,0 +1,116 @@
+// Shared shapes of the PGC (grounded context pool): what extraction produces and retrieval indexes.
+// Line numbers are 1-based and inclusive everywhere; paths are POSIX, relative to the scope root.
+
+export const OVERLAYS = ["O1", "O2", "O3", "O4", "O5", "O6", "O7"] as const;
+export type Overlay = (typeof OVERLAYS)[number];
+
+export type Language = "c" | "cpp" | "typescript" | "tsx" | "javascript" | "python" | "text";
+
+export type SymbolKind =
+  | "function"
+  | "method"
+  | "class"
+  | "struct"
+  | "union"
+  | "enum"
+  | "typedef"
+  | "interface"
+  | "type"
+  | "macro"
+  | "variable";
+
+/** A named definition found by the parser. */
+export interface CodeSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** The declaration line(s) up to the body, whitespace-collapsed, at most ~300 chars. */
+  signature: string;
+  /** The doc comment attached to the definition, comment markers stripped ("" when none). */
+  doc: string;
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  /** True for a function defined (not only declared) in a header, e.g. `static inline`. */
+  in_header?: boolean;
+  /** Functions and function-like macros: number of parameters (`self`/`cls` not counted). */
+  params?: number;
+  /** Functions: the declared return type as written ("void *", "Promise<void>"), when there is one. */
+  returns?: string;
+  /** The enclosing class or namespace, e.g. "Widget" for a method, "zmq::detail" in C++. */
+  container?: string;
+  /** Structs, unions, classes, interfaces, enums: number of fields, members or enumerators. */
+  members?: number;
+  /** Lines of the doc comment or docstring, when `doc` is not empty. */
+  doc_line_start?: number;
+  doc_line_end?: number;
+}
+
+/** One scanned file of a scope. */
+export interface FileRecord {
+  path: string;
+  language: Language;
+  /** Hex sha256 of the raw bytes, for incremental rebuilds. */
+  sha256: string;
+  lines: number;
+  bytes: number;
+}
+
+/**
+ * A reference that leaves the scope: a call to a name defined nowhere in the scope, or an include/import
+ * that resolves to no file of the scope. The scope topology is built from these.
+ */
+export interface CrossScopeReference {
+  kind: "call" | "include" | "import";
+  /** Call: the callee name. Include: the path as written. Import: the module (relative ones root-relative). */
+  target: string;
+  from_file: string;
+  line: number;
+  /** Call: the enclosing function, if any. */
+  caller?: string | null;
+  /** Include/import: the spec exactly as written in the source. */
+  spec?: string;
+  /** Include/import: the root-relative file it resolves to outside the scope, when one exists under the root. */
+  resolved_outside?: string;
+}
+
+/** An include or import edge: `target` is the spec as written ("linux/dma.h", "../mm/x", "os.path"). */
+export interface ImportEdge {
+  kind: "include" | "import";
+  target: string;
+  file_path: string;
+  line: number;
+  /** The target resolved to a file inside this scope, when it does resolve. */
+  resolved_path?: string;
+}
+
+/** A call site: `callee` is the called name as written; `caller` the enclosing function, if any. */
+export interface CallSite {
+  callee: string;
+  caller: string | null;
+  file_path: string;
+  line: number;
+}
+
+/** One retrievable unit. Every document cites real lines of a real file inside the scope. */
+export interface IndexDoc {
+  /** Stable within one index build, e.g. "O1:drivers/net/e1000.c:120-160". */
+  id: string;
+  overlay: Overlay;
+  /** Sub-kind within the overlay, e.g. "function", "risky_call", "readme", "build_target". */
+  section: string;
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  /** The symbol this document is about, when it is about one. */
+  symbol?: string;
+  /** Searchable fields; retrieval boosts them differently (name > signature > doc > body > path). */
+  fields: {
+    name?: string;
+    signature?: string;
+    doc?: string;
+    body?: string;
+    path: string;
+  };
+  /** One-line human summary shown as the source text (the seed's `text`). */
+  text: string;
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import {
+  COVERAGE_CEILING,
+  EXACT_SIMILARITY,
+  fitCalibration,
+  identifiersInQuery,
+  IndexMismatchError,
+  InvalidRetrievalOptionsError,
+  LexicalIndex,
+  retrieve,
+  type RetrievalPgc,
+} from "../../../agents/pgc/retrieval/index.js";
+import type { IndexDoc, Overlay } from "../../../agents/pgc/types.js";
+
+function doc(id: string, symbol: string | undefined, fields: Partial<IndexDoc["fields"]>, overlay: Overlay = "O1"): IndexDoc {
+  return {
+    id,
+    overlay,
+    section: symbol === undefined ? "readme" : "function",
+    file_path: "drivers/net/e1000/e1000_main.c",
+    line_start: 1,
+    line_end: 20,
+    ...(symbol === undefined ? {} : { symbol }),
+    fields: { path: "drivers/net/e1000/e1000_main.c", ...(symbol === undefined ? {} : { name: symbol }), ...fields },
+    text: id,
+  };
+}
+
+const DOCS: IndexDoc[] = [
+  doc("xmit", "e1000_xmit_frame", { doc: "Transmit a frame: map the buffers for DMA and queue them.", body: "e1000_tx_map(adapter, skb);" }),
+  doc("txmap", "e1000_tx_map", { doc: "Map socket buffer fragments for DMA.", body: "dma_map_single(&pdev->dev, skb->data, len, DMA_TO_DEVICE);" }),
+  doc("alloc", "dma_alloc_coherent", { doc: "Allocate coherent memory for DMA.", body: "return ops->alloc(dev, size);" }),
+  doc("setup", "e1000_setup_tx_resources", { doc: "Allocate the transmit descriptor ring.", body: "dma_alloc_coherent(&pdev->dev, size, &dma, GFP_KERNEL);" }),
+  doc("readme", undefined, { doc: "The e1000 driver transmits frames using DMA descriptor rings." }, "O4"),
+  doc("Upper", "HTTPConnection", { doc: "A connection to an HTTP server." }),
+];
+
+function pgcOf(docs: readonly IndexDoc[], edges?: RetrievalPgc["edges"]): RetrievalPgc {
+  const index = LexicalIndex.build(docs);
+  return {
+    index,
+    calibration: fitCalibration(index, docs),
+    docs: new Map(docs.map((d) => [d.id, d])),
+    ...(edges === undefined ? {} : { edges }),
+  };
+}
+
+const pgc = pgcOf(DOCS);
+
+describe("identifiersInQuery", () => {
+  it("picks out code-shaped words and leaves English alone", () => {
+    expect(identifiersInQuery("how does e1000_xmit_frame map buffers for DMA?")).toEqual(["e1000_xmit_frame"]);
+    expect(identifiersInQuery("who calls dmaAllocCoherent() and kmalloc()")).toEqual(["dmaAllocCoherent", "kmalloc"]);
+    expect(identifiersInQuery("what does `open` do with the File")).toEqual(["open"]);
+    expect(identifiersInQuery("is os.path.join safe, e.g. here")).toEqual(["os.path.join", "join"]);
+    expect(identifiersInQuery("std::vector and dev->ops")).toEqual(["std::vector", "vector", "dev->ops", "ops"]);
+    expect(identifiersInQuery("allocate a buffer")).toEqual([]);
+  });
+});
+
+describe("retrieve", () => {
+  it("puts exact symbol matches first with similarity 1.0 and does not repeat them", () => {
+    const result = retrieve(pgc, "how does e1000_xmit_frame map buffers for DMA?", { topK: 4 });
+    expect(result.hits[0]?.doc.id).toBe("xmit");
+    expect(result.hits[0]?.similarity).toBe(EXACT_SIMILARITY);
+    expect(result.hits[0]?.similarity_kind).toBe("exact");
+    expect(result.hits[0]?.score).toBeNull();
+    expect(result.exact_matches).toEqual([{ doc_id: "xmit", identifier: "e1000_xmit_frame", via: "symbol" }]);
+    const ids = result.hits.map((hit) => hit.doc.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(4);
+    expect(result.query_terms).toContain("e1000_xmit_frame");
+  });
+
+  it("scores lexical hits with the calibration's kind (coverage on a tiny scope, capped)", () => {
+    const result = retrieve(pgc, "allocate coherent memory", { topK: 3 });
+    expect(result.exact_matches).toEqual([]);
+    expect(result.hits[0]?.doc.id).toBe("alloc");
+    for (const hit of result.hits) {
+      expect(hit.similarity_kind).toBe("coverage");
+      expect(hit.similarity).toBeLessThanOrEqual(COVERAGE_CEILING);
+      expect(hit.matched_terms.length).toBeGreaterThan(0);
+    }
+    const similarities = result.hits.map((hit) => hit.similarity);
+    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+  });
+
+  it("falls back to a case-insensitive symbol match only when no exact-case match exists", () => {
+    const result = retrieve(pgc, "what is httpConnection", { topK: 2 });
+    expect(result.exact_matches).toEqual([{ doc_id: "Upper", identifier: "httpConnection", via: "symbol_ignore_case" }]);
+  });
+
+  it("adds caller-supplied edge documents as exact facts", () => {
+    const withEdges = pgcOf(DOCS, new Map([["dma_alloc_coherent", ["setup"]]]));
+    const result = retrieve(withEdges, "who calls dma_alloc_coherent()", { topK: 5 });
+    expect(result.exact_matches).toEqual([
+      { doc_id: "alloc", identifier: "dma_alloc_coherent", via: "symbol" },
+      { doc_id: "setup", identifier: "dma_alloc_coherent", via: "edge" },
+    ]);
+    expect(result.hits.slice(0, 2).map((hit) => [hit.doc.id, hit.similarity_kind])).toEqual([
+      ["alloc", "exact"],
+      ["setup", "exact"],
+    ]);
+  });
+
+  it("respects overlays for exact and lexical hits alike", () => {
+    const result = retrieve(pgc, "e1000_xmit_frame transmits frames with DMA rings", { topK: 5, overlays: ["O4"] });
+    expect(result.exact_matches).toEqual([]);
+    expect(result.hits.map((hit) => hit.doc.id)).toEqual(["readme"]);
+  });
+
+  it("rejects invalid options", () => {
+    expect(() => retrieve(pgc, "dma", { topK: 0 })).toThrow(InvalidRetrievalOptionsError);
+    expect(() => retrieve(pgc, "dma", { overlays: ["O8" as Overlay] })).toThrow(InvalidRetrievalOptionsError);
+  });
+
+  it("reports a document store that does not match the index", () => {
+    const broken: RetrievalPgc = { ...pgc, docs: new Map() };
+    expect(() => retrieve(broken, "transmit a frame")).toThrow(IndexMismatchError);
+  });
+
+  it("returns nothing for a query of stopwords", () => {
+    expect(retrieve(pgc, "what is the")).toEqual({ hits: [], query_terms: [], exact_matches: [] });
+  });
+});
+
+describe("retrieve with a stale calibration", () => {
+  it("refuses a calibration fitted on another index", () => {
+    const other = pgcOf(DOCS.slice(0, 3));
+    expect(() => retrieve({ ...pgc, calibration: other.calibration }, "transmit a frame")).toThrow(IndexMismatchError);
+  });
+});

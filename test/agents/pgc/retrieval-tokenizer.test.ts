@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { porterStem, splitIdentifier, tokenize } from "../../../agents/pgc/retrieval/index.js";
+
+describe("splitIdentifier", () => {
+  it.each([
+    ["e1000_xmit_frame", ["e1000", "xmit", "frame"]],
+    ["dmaAllocCoherent", ["dma", "Alloc", "Coherent"]],
+    ["HTTPServer", ["HTTP", "Server"]],
+    ["getHTTPResponseCode", ["get", "HTTP", "Response", "Code"]],
+    ["utf8Decode", ["utf8", "Decode"]],
+    ["md5sum", ["md5", "sum"]],
+    ["pgc-retrieval-probe", ["pgc", "retrieval", "probe"]],
+    ["__init__", ["init"]],
+    ["MAX_HEADER_SIZE", ["MAX", "HEADER", "SIZE"]],
+  ])("splits %s", (identifier, parts) => {
+    expect(splitIdentifier(identifier)).toEqual(parts);
+  });
+});
+
+describe("tokenize", () => {
+  it("keeps the parts and the whole identifier, lowercased", () => {
+    expect(tokenize("e1000_xmit_frame")).toEqual(["e1000", "xmit", "frame", "e1000_xmit_frame"]);
+    expect(tokenize("dmaAllocCoherent")).toEqual(["dma", "alloc", "coher", "dmaalloccoherent"]);
+  });
+
+  it("gives inflections of one word one stem", () => {
+    const stems = tokenize("allocates allocation allocating allocated allocator");
+    expect(new Set(stems)).toEqual(new Set(["alloc"]));
+  });
+
+  it("drops English and code stopwords", () => {
+    expect(tokenize("Return the size of this buffer, or None if it is empty")).toEqual(["size", "buffer", "empti"]);
+    expect(tokenize("self.value")).toEqual(["valu"]);
+  });
+
+  it("drops numeric literals and one-letter parts but keeps digits inside names", () => {
+    expect(tokenize("x = 0xff + 1e5 + 42; int32_t i")).toEqual(["int32", "int32_t"]);
+    expect(tokenize("x86_64")).toEqual(["x86", "x86_64"]);
+  });
+
+  it("does not add a whole-identifier token for a plain word", () => {
+    expect(tokenize("Buffer buffer BUFFER")).toEqual(["buffer", "buffer", "buffer"]);
+  });
+
+  it("is the same on every call (the run cache changes nothing)", () => {
+    const text = "struct sk_buff *skb = netdev_alloc_skb(dev, len); // allocate a receive buffer";
+    expect(tokenize(text)).toEqual(tokenize(text));
+    expect(tokenize(text)).toEqual([
+      "struct", "sk", "buff", "sk_buff", "skb", "netdev", "alloc", "skb", "netdev_alloc_skb", "dev", "len",
+      "alloc", "receiv", "buffer",
+    ]);
+  });
+
+  it("returns nothing for text without words", () => {
+    expect(tokenize("")).toEqual([]);
+    expect(tokenize("{ } ( ) ; 1 2 3 == !=")).toEqual([]);
+  });
+});
+
+describe("porterStem", () => {
+  // Pairs from Porter's published vocabulary/output lists.
+  it.each([
+    ["caresses", "caress"], ["ponies", "poni"], ["agreed", "agre"], ["plastered", "plaster"], ["motoring", "motor"],
+    ["hopping", "hop"], ["falling", "fall"], ["filing", "file"], ["happy", "happi"], ["relational", "relat"],
+    ["conditional", "condit"], ["digitizer", "digit"], ["operator", "oper"], ["generalizations", "gener"],
+    ["oscillators", "oscil"], ["electrical", "electr"], ["adjustment", "adjust"], ["adoption", "adopt"],
+    ["controll", "control"], ["sky", "sky"],
+  ])("stems %s to %s", (word, stem) => {
+    expect(porterStem(word)).toBe(stem);
+  });
+
+  it("leaves short words and non-letters alone", () => {
+    expect(porterStem("is")).toBe("is");
+    expect(porterStem("e1000")).toBe("e1000");
+  });
+});
