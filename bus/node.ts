@@ -5,7 +5,7 @@ import { hostname } from "node:os";
 import { Router } from "zeromq";
 import pino, { type Logger } from "pino";
 import { Bulkhead } from "./bulkhead.js";
-import { BusConfigError, FrameDecodeError, FrameTooLargeError } from "./errors.js";
+import { BusConfigError } from "./errors.js";
 import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
 import { Link } from "./link.js";
 import { Membership, type LeaveReason, type PeerView } from "./membership.js";
@@ -18,10 +18,10 @@ import { Requester } from "./requester.js";
 import { Responder, type Handler } from "./responder.js";
 import { SendQueue } from "./send-queue.js";
 import { NodeStats } from "./stats.js";
-import { decodeEnvelope, encodeEnvelope } from "./wire/codec.js";
-import { FRAME_WARN_BYTES } from "./wire/frame.js";
-import { isRetryableCode, type NackCode } from "./wire/nack-codes.js";
+import type { NackCode } from "./wire/nack-codes.js";
 import { ENVELOPE_VERSION, type BodyOf, type Envelope, type MessageKind, type NodeCard } from "./wire/schema.js";
+import { Inbound } from "./inbound.js";
+import { Outbound, type EnvelopeExtras } from "./outbound.js";
 import { resolveAdvertisedEndpoint } from "./endpoint.js";
 
 export interface RequestOptions {
@@ -46,7 +46,6 @@ export interface NodeEvents {
 const ROUTER_HIGH_WATER_MARK = 10_000;
 /** Pause between flushing and closing sockets at stop (see doStop). */
 const CLOSE_SETTLE_MS = 50;
-const CLIENT_PREFIX = "~";
 
 export class MeshNode extends EventEmitter<NodeEvents> {
   readonly options: NodeOptions;
@@ -61,6 +60,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly bulkhead: Bulkhead;
   private readonly cache: ReplyCache;
   private readonly membership: Membership;
+  private readonly outbound: Outbound;
+  private readonly inbound: Inbound;
   private readonly seedLinks: Link[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private cardValue: NodeCard | undefined;
@@ -82,6 +83,15 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     });
     this.bulkhead = new Bulkhead(this.options.maxConcurrent, this.options.maxQueued);
     this.cache = new ReplyCache(this.options.replyCacheTtlMs, this.options.replyCacheMaxEntries);
+    this.outbound = new Outbound({
+      id: this.options.id,
+      incarnation: this.incarnation,
+      maxFrameBytes: this.options.maxFrameBytes,
+      nextId: this.nextId,
+      routerQueue: this.routerQueue,
+      stats: this.stats,
+      logger: this.logger,
+    });
     this.requester = new Requester({
       transmit: (peerId, frame, first) => this.transmit(peerId, frame, first),
       cancel: (peerId, messageId) => this.sendToPeer(peerId, "cancel", {}, { corr: messageId }),
@@ -94,9 +104,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       bulkhead: this.bulkhead,
       cache: this.cache,
       isStopping: () => this.stopping,
-      reply: (to, request, body) => this.replyTo(to, request, body),
-      resend: (to, frame) => this.routerQueue.push([to, frame]),
-      nack: (to, code, detail, corr, retryAfterMs) => this.nackTo(to, code, detail, corr, retryAfterMs),
+      reply: (to, request, body) => this.outbound.reply(to, request, body),
+      resend: (to, frame) => void this.routerQueue.push([to, frame]),
+      nack: (to, code, detail, corr, retryAfterMs) => this.outbound.nack(to, code, detail, corr, retryAfterMs),
       logger: this.logger.child({ component: "bus:responder" }),
       count: (event) => this.stats.count(event),
     });
@@ -104,8 +114,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       {
         selfId: this.options.id,
         openLink: (card) => this.openLink(card.endpoint, this.options.id),
-        sendHello: (link) => this.sendOnLink(link, "hello", { card: this.card }),
-        sendPing: (link) => this.sendOnLink(link, "ping", {}),
+        sendHello: (link) => this.outbound.onLink(link, "hello", { card: this.card }),
+        sendPing: (link) => this.outbound.onLink(link, "ping", {}),
         failPending: (peerId, error) => this.requester.failPeer(peerId, error),
         events: {
           joined: (card) => this.emit("peer:join", card),
@@ -116,6 +126,17 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       },
       this.options,
     );
+    this.inbound = new Inbound({
+      maxFrameBytes: this.options.maxFrameBytes,
+      card: () => this.card,
+      membership: this.membership,
+      requester: this.requester,
+      responder: this.responder,
+      outbound: this.outbound,
+      stats: this.stats,
+      logger: this.logger,
+      rejected: (info) => this.emit("frame:rejected", info),
+    });
     this.handle("ping", () => this.health());
     this.handle("peers", () => ({ self: this.card, peers: this.membership.view() }));
   }
@@ -159,7 +180,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     for (const endpoint of this.options.seeds) {
       const link = this.openLink(endpoint, newClientId());
       this.seedLinks.push(link);
-      this.sendOnLink(link, "hello", { card: this.card });
+      this.outbound.onLink(link, "hello", { card: this.card });
     }
     this.timers.push(setInterval(() => this.membership.tick(), Math.max(10, Math.floor(this.options.heartbeatMs / 2))));
     this.timers.push(setInterval(() => this.gossipTick().catch((e: unknown) => this.logger.warn({ err: e }, "gossip tick failed")), this.options.gossipMs));
@@ -170,7 +191,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   /** Replace this node's card metadata and tell every peer. */
   updateMeta(meta: Record<string, unknown>): void {
     this.cardValue = { ...this.card, meta: { ...meta } };
-    for (const record of this.membership.records()) this.sendOnLink(record.link, "hello", { card: this.card });
+    for (const record of this.membership.records()) this.outbound.onLink(record.link, "hello", { card: this.card });
   }
 
   peers(): PeerView[] {
@@ -200,7 +221,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const trail = options.trail ?? trailFor(this.id, options.via, options.maxHops);
     const messageId = this.nextId();
     const envelope = {
-      ...this.header("request", messageId),
+      ...this.outbound.header("request", messageId),
       deadline,
       hops: trail.hops,
       max_hops: trail.maxHops,
@@ -208,7 +229,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       trace: options.traceId ?? options.via?.traceId ?? newTraceId(),
       body: { op, args },
     } as Envelope;
-    const frame = this.encode(envelope);
+    const frame = this.outbound.encode(envelope);
     return this.requester.request({ peerId, messageId, frame, deadline, attempts: options.attempts ?? this.options.attempts, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
@@ -222,7 +243,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
     if (this.cardValue) {
-      for (const record of this.membership.records()) this.sendOnLink(record.link, "bye", { reason: "stopping" });
+      for (const record of this.membership.records()) this.outbound.onLink(record.link, "bye", { reason: "stopping" });
       if (this.options.registryDir) await removeRegistryEntry(this.options.registryDir, this.id).catch(() => undefined);
     }
     let drainTimer: NodeJS.Timeout | undefined;
@@ -244,38 +265,20 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.logger.info("node stopped");
   }
 
-  private header(kind: MessageKind, id = this.nextId()): { v: number; kind: MessageKind; id: string; from: string; inc: number } {
-    return { v: ENVELOPE_VERSION, kind, id, from: this.id, inc: this.incarnation };
-  }
-
-  private encode(envelope: Envelope): Buffer {
-    const frame = encodeEnvelope(envelope, this.options.maxFrameBytes);
-    if (frame.length > FRAME_WARN_BYTES) this.logger.warn({ kind: envelope.kind, bytes: frame.length }, "large frame");
-    return frame;
-  }
-
-  private build<K extends MessageKind>(kind: K, body: BodyOf<K>, extra: Partial<Envelope> = {}): Buffer {
-    return this.encode({ ...this.header(kind), ...extra, body } as Envelope);
-  }
-
   private openLink(endpoint: string, routingId: string): Link {
     return new Link({
       routingId,
       endpoint,
       sendQueueCapacity: this.options.sendQueueCapacity,
       lingerMs: this.options.lingerMs,
-      onFrame: (frame, link) => this.onLinkFrame(frame, link),
+      onFrame: (frame, link) => this.inbound.onLinkFrame(frame, link),
       logger: this.logger.child({ component: "bus:link", endpoint }),
     });
   }
 
-  private sendOnLink<K extends MessageKind>(link: Link, kind: K, body: BodyOf<K>, extra: Partial<Envelope> = {}): boolean {
-    return link.send(this.build(kind, body, extra));
-  }
-
-  private sendToPeer<K extends MessageKind>(peerId: string, kind: K, body: BodyOf<K>, extra: Partial<Envelope> = {}): void {
+  private sendToPeer<K extends MessageKind>(peerId: string, kind: K, body: BodyOf<K>, extra: EnvelopeExtras = {}): void {
     const link = this.membership.link(peerId);
-    if (link) this.sendOnLink(link, kind, body, extra);
+    if (link) this.outbound.onLink(link, kind, body, extra);
   }
 
   /** New requests go only to routable peers; re-sends may still reach a peer that is leaving. */
@@ -286,31 +289,13 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     return link.send(frame) ? "sent" : "busy";
   }
 
-  private replyTo(to: Buffer, request: Envelope, body: BodyOf<"reply">): Buffer | undefined {
-    let frame: Buffer;
-    try {
-      frame = this.build("reply", body, { corr: request.id, trace: request.trace });
-    } catch (error) {
-      if (!(error instanceof FrameTooLargeError)) throw error;
-      frame = this.build("reply", { error: { code: "too_large", message: error.message, retryable: false } }, { corr: request.id, trace: request.trace });
-    }
-    this.routerQueue.push([to, frame]);
-    return frame;
-  }
-
-  private nackTo(to: Buffer, code: NackCode, detail: string, corr: string | undefined, retryAfterMs?: number): void {
-    this.stats.count(`nack_sent_${code}`);
-    const body: BodyOf<"nack"> = { code, detail, retryable: isRetryableCode(code), ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) };
-    this.routerQueue.push([to, this.build("nack", body, corr === undefined ? {} : { corr })]);
-  }
-
   private async gossipTick(): Promise<void> {
     this.cache.sweep();
     const cards = [this.card, ...this.membership.gossipCards()];
     const records = this.membership.records().filter((r) => r.state !== "connecting");
     const target = records[Math.floor(Math.random() * records.length)];
-    if (target) this.sendOnLink(target.link, "gossip", { cards });
-    if (records.length === 0) for (const link of this.seedLinks) this.sendOnLink(link, "hello", { card: this.card });
+    if (target) this.outbound.onLink(target.link, "gossip", { cards });
+    if (records.length === 0) for (const link of this.seedLinks) this.outbound.onLink(link, "hello", { card: this.card });
     const dir = this.options.registryDir;
     if (dir && !this.stopping) {
       await writeRegistryEntry(dir, this.card);
@@ -325,108 +310,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
         this.stats.count("bad_part_count");
         continue;
       }
-      this.onRouterFrame(identity, frame);
-    }
-  }
-
-  private decodeOrReject(frame: Buffer, peer: string): Envelope | FrameDecodeError {
-    this.stats.count("frames_in");
-    try {
-      return decodeEnvelope(frame, this.options.maxFrameBytes);
-    } catch (error) {
-      const decodeError = error instanceof FrameDecodeError ? error : new FrameDecodeError("malformed_payload", String(error));
-      this.stats.count(`bad_frame_${decodeError.code}`);
-      this.logger.warn({ peer, code: decodeError.code, bytes: frame.length }, `rejected frame: ${decodeError.message}`);
-      this.emit("frame:rejected", { peer, code: decodeError.code, detail: decodeError.message });
-      return decodeError;
-    }
-  }
-
-  private onRouterFrame(identity: Buffer, frame: Buffer): void {
-    const sender = identity.toString("utf8");
-    const decoded = this.decodeOrReject(frame, sender);
-    if (decoded instanceof FrameDecodeError) return this.nackTo(identity, decoded.code, decoded.message, decoded.messageId);
-    const envelope = decoded;
-    const isClient = sender.startsWith(CLIENT_PREFIX);
-    if (!isClient && envelope.from !== sender) {
-      return this.nackTo(identity, "unauthorized", `envelope claims "${envelope.from}" on a connection identified as "${sender}"`, envelope.id);
-    }
-    if (!isClient) this.membership.seen(envelope.from, envelope.inc);
-    this.dispatchInbound(identity, envelope, isClient);
-  }
-
-  private dispatchInbound(identity: Buffer, envelope: Envelope, isClient: boolean): void {
-    switch (envelope.kind) {
-      case "hello":
-        this.membership.learn(envelope.body.card, "hello");
-        this.routerQueue.push([identity, this.build("hello", { card: this.card })]);
-        this.routerQueue.push([identity, this.build("gossip", { cards: [this.card, ...this.membership.gossipCards()] })]);
-        return;
-      case "ping":
-        this.routerQueue.push([identity, this.build("pong", {}, { corr: envelope.id })]);
-        return;
-      case "gossip":
-        if (!isClient) for (const card of envelope.body.cards) this.membership.learn(card, "gossip");
-        return;
-      case "bye":
-        if (!isClient) this.membership.leave(envelope.from);
-        return;
-      case "request":
-        this.stats.count("requests_received");
-        this.responder.onRequest(identity, envelope);
-        return;
-      case "cancel":
-        this.responder.onCancel(envelope);
-        return;
-      case "nack":
-        this.requester.onNack(envelope.from, envelope);
-        return;
-      case "reply":
-      case "pong":
-        this.stats.count("misrouted");
-        return;
-      default:
-        envelope satisfies never;
-    }
-  }
-
-  private onLinkFrame(frame: Buffer, link: Link): void {
-    const decoded = this.decodeOrReject(frame, link.endpoint);
-    if (decoded instanceof FrameDecodeError) {
-      // We cannot tell which answer was damaged: re-send what still waits on this peer (its cache replays).
-      const peer = this.membership.records().find((r) => r.link === link);
-      if (peer) this.requester.retransmitTo(peer.card.id);
-      return;
-    }
-    const envelope = decoded;
-    this.membership.seen(envelope.from, envelope.inc);
-    switch (envelope.kind) {
-      case "hello":
-        this.membership.learn(envelope.body.card, "hello");
-        return;
-      case "gossip":
-        for (const card of envelope.body.cards) this.membership.learn(card, "gossip");
-        return;
-      case "reply":
-        this.stats.count("replies_received");
-        if (!this.requester.onReply(envelope)) this.stats.count("late_replies");
-        return;
-      case "nack":
-        this.stats.count(`nack_received_${envelope.body.code}`);
-        this.requester.onNack(envelope.from, envelope);
-        return;
-      case "bye":
-        this.membership.leave(envelope.from);
-        return;
-      case "pong":
-        return;
-      case "ping":
-      case "request":
-      case "cancel":
-        this.stats.count("misrouted");
-        return;
-      default:
-        envelope satisfies never;
+      this.inbound.onRouterFrame(identity, frame);
     }
   }
 }
