@@ -1,8 +1,10 @@
 // The registry of CLI commands; each command lives in its own module under ./commands/.
+import * as askLocalCommand from "./commands/ask-local.js";
 import * as demoCommand from "./commands/demo.js";
 import * as nodeCommand from "./commands/node.js";
 import * as peersCommand from "./commands/peers.js";
 import * as pingCommand from "./commands/ping.js";
+import * as workerCommand from "./commands/worker.js";
 
 export interface Command {
   summary: string;
@@ -10,8 +12,10 @@ export interface Command {
 }
 
 export const commands: Record<string, Command> = {
+  "ask-local": { summary: "answer a question from one scope's grounded index, without a mesh", run: askLocalCommand.run },
   demo: { summary: "start a small local mesh of processes and show it working", run: demoCommand.run },
   node: { summary: "run a bare mesh node (prints a ready JSON line)", run: nodeCommand.run },
   peers: { summary: "list the nodes of a mesh with state and age", run: peersCommand.run },
   ping: { summary: "time request/reply round trips to one node", run: pingCommand.run },
+  worker: { summary: "run the worker agent of one scope on the mesh", run: workerCommand.run },
 };

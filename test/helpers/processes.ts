@@ -40,6 +40,29 @@ export class ProcessSet {
     return { id, endpoint: event["endpoint"] as string, incarnation: event["incarnation"] as number, child, events, exited };
   }
 
+  /** Start `mesh worker` for one scope; resolves with its ready line once it is reachable. */
+  async startWorker(scope: string, args: string[]): Promise<NodeProcess & { ready: Record<string, unknown> }> {
+    return this.startCommand(scope, ["worker", "--scope", scope, "--log-level", "warn", ...args]);
+  }
+
+  private async startCommand(id: string, argv: string[]): Promise<NodeProcess & { ready: Record<string, unknown> }> {
+    const child = spawn(process.execPath, [MESH_BIN, ...argv], { stdio: ["ignore", "pipe", "pipe"] });
+    this.children.push(child);
+    const events: Record<string, unknown>[] = [];
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        const event = JSON.parse(line) as Record<string, unknown>;
+        events.push(event);
+        if (event["event"] === "ready") resolve(event);
+      });
+      void exited.then((code) => reject(new Error(`${id} exited (${code}) before ready: ${stderr}`)));
+    });
+    return { id: ready["id"] as string, endpoint: ready["endpoint"] as string, incarnation: 0, child, events, exited, ready };
+  }
+
   /** SIGKILL whatever is still running. */
   killAll(): void {
     for (const child of this.children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

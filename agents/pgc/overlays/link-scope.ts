@@ -1,0 +1,112 @@
+// Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
+import { crossScopeCalls } from "../parse/cross-scope-calls.js";
+import { linkImports } from "../parse/link-imports.js";
+import type { CallSite, CodeSymbol, CrossScopeReference, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
+import { OVERLAYS } from "../types.js";
+import { coherenceDocs } from "./coherence-overlay.js";
+import { DocIdAllocator } from "./doc-draft.js";
+import type { FileExtraction } from "./extract-file.js";
+import type { FileHistory, GitHistory } from "./git-history.js";
+import { lineageDocs } from "./lineage-overlay.js";
+import { SymbolIndex } from "./symbol-index.js";
+
+export interface LinkScopeInput {
+  /** Real path of the scope root. */
+  root: string;
+  extractions: readonly FileExtraction[];
+  history?: GitHistory | null;
+  includeDirs?: readonly string[];
+}
+
+export interface ScopeStats {
+  files: number;
+  bytes: number;
+  lines: number;
+  languages: Partial<Record<Language, number>>;
+  symbols: number;
+  calls: number;
+  imports: number;
+  cross_scope_references: number;
+  files_with_syntax_errors: number;
+  docs_by_overlay: Record<Overlay, number>;
+}
+
+export interface ScopeExtraction {
+  root: string;
+  files: FileRecord[];
+  symbols: CodeSymbol[];
+  imports: ImportEdge[];
+  calls: CallSite[];
+  docs: IndexDoc[];
+  crossScopeReferences: CrossScopeReference[];
+  history: FileHistory[];
+  /** The per-file part, kept so an incremental rebuild re-extracts only files whose sha256 changed. */
+  extractions: readonly FileExtraction[];
+  stats: ScopeStats;
+}
+
+const byLocation = (a: CrossScopeReference, b: CrossScopeReference): number =>
+  a.from_file.localeCompare(b.from_file) || a.line - b.line || a.kind.localeCompare(b.kind) || a.target.localeCompare(b.target);
+
+export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction> {
+  const parsed = input.extractions.map((extraction) => extraction.parsed);
+  const files = input.extractions.map((extraction) => extraction.file);
+  const linked = await linkImports({
+    root: input.root,
+    parsed,
+    scopeFiles: new Set(files.map((file) => file.path)),
+    ...(input.includeDirs ? { includeDirs: input.includeDirs } : {}),
+  });
+  const references = [...linked.references, ...crossScopeCalls(parsed, linked.outcomes)].sort(byLocation);
+  const symbols = parsed.flatMap((file) => file.symbols);
+  const history = input.history ?? null;
+  const fileDocs = input.extractions.flatMap((extraction) => extraction.docs);
+  const ids = new DocIdAllocator();
+  const scopeDocs = [
+    ...lineageDocs({ parsed, files, imports: linked.imports, references, history, symbols: new SymbolIndex(symbols) }),
+    ...coherenceDocs(parsed, fileDocs, history),
+  ].map((draft) => ids.assign(draft));
+  const calls = parsed.flatMap((file) =>
+    file.calls.map(({ callee, caller, file_path, line }): CallSite => ({ callee, caller, file_path, line })),
+  );
+  const docs = [...fileDocs, ...scopeDocs];
+  return {
+    root: input.root,
+    files,
+    symbols,
+    imports: linked.imports,
+    calls,
+    docs,
+    crossScopeReferences: references,
+    history: files.flatMap((file) => history?.files.get(file.path) ?? []),
+    extractions: input.extractions,
+    stats: statsOf(files, parsed.filter((file) => file.has_syntax_errors).length, symbols, calls, linked.imports, references, docs),
+  };
+}
+
+function statsOf(
+  files: readonly FileRecord[],
+  withErrors: number,
+  symbols: readonly CodeSymbol[],
+  calls: readonly CallSite[],
+  imports: readonly ImportEdge[],
+  references: readonly CrossScopeReference[],
+  docs: readonly IndexDoc[],
+): ScopeStats {
+  const languages: Partial<Record<Language, number>> = {};
+  for (const file of files) languages[file.language] = (languages[file.language] ?? 0) + 1;
+  const docsByOverlay = Object.fromEntries(OVERLAYS.map((overlay) => [overlay, 0])) as Record<Overlay, number>;
+  for (const doc of docs) docsByOverlay[doc.overlay]++;
+  return {
+    files: files.length,
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    lines: files.reduce((sum, file) => sum + file.lines, 0),
+    languages,
+    symbols: symbols.length,
+    calls: calls.length,
+    imports: imports.length,
+    cross_scope_references: references.length,
+    files_with_syntax_errors: withErrors,
+    docs_by_overlay: docsByOverlay,
+  };
+}

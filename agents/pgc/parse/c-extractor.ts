@@ -1,0 +1,188 @@
+// C and C++ extraction: definitions, includes, calls, risky calls and assertions from one query pass.
+import type { Node } from "web-tree-sitter";
+import { isHeaderPath } from "../scan/detect-language.js";
+import type { SymbolKind } from "../types.js";
+import { C_ASSERTION_NAMES } from "./assertion-names.js";
+import { parameterNames, parameterNodes, readDeclarator, returnType, splitQualified } from "./c-declarators.js";
+import { pattern, queryFor } from "./compile-query.js";
+import type { OpenDefinition } from "./definition-stack.js";
+import type { ExtractContext } from "./extract-context.js";
+import type { LoadedGrammar } from "./grammars.js";
+import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import { matchRisk } from "./risk-rules.js";
+
+const C_PATTERNS = [
+  pattern("(comment) @comment"),
+  pattern("(function_definition) @function"),
+  pattern("(struct_specifier name: (_) body: (_)) @struct"),
+  pattern("(union_specifier name: (_) body: (_)) @union"),
+  pattern("(enum_specifier name: (_) body: (_)) @enum"),
+  pattern("(class_specifier name: (_) body: (_)) @class", "class_specifier"),
+  pattern("(namespace_definition) @namespace", "namespace_definition"),
+  pattern("(type_definition) @typedef"),
+  pattern("(preproc_def) @macro"),
+  pattern("(preproc_function_def) @macro"),
+  pattern("(preproc_include path: (_) @include)"),
+  pattern("(call_expression) @call"),
+  pattern("(static_assert_declaration) @static_assert", "static_assert_declaration"),
+];
+
+/** `(*name)` in a body: a local function pointer, being declared or called. */
+const FUNCTION_POINTER_LOCAL = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(/g;
+/** `#define FOO_H` with no value guards a header; it is not a definition worth indexing. */
+const INCLUDE_GUARD = /_H_?_?$/;
+
+type Handler = (ctx: ExtractContext, node: Node) => void;
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  comment: (ctx, node) => ctx.addComment(node),
+  function: onFunction,
+  struct: onRecord("struct"),
+  union: onRecord("union"),
+  enum: onRecord("enum"),
+  class: onRecord("class"),
+  namespace: onNamespace,
+  typedef: onTypedef,
+  macro: onMacro,
+  include: onInclude,
+  call: onCall,
+  static_assert: (ctx, node) => addAssertion(ctx, node, "static_assert"),
+};
+
+/** Extracts one C or C++ file into `ctx.out`. */
+export function extractCFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
+  const query = queryFor(grammar, "c-family", C_PATTERNS);
+  for (const capture of query.captures(root)) {
+    ctx.stack.advanceTo(capture.node.startIndex);
+    HANDLERS[capture.name]?.(ctx, capture.node);
+  }
+  ctx.finish();
+}
+
+/** Templates wrap their definition; the doc comment and first line belong to the template. */
+function outerOf(node: Node): Node {
+  return node.parent?.type === "template_declaration" ? node.parent : node;
+}
+
+function containerName(ctx: ExtractContext, qualifier = ""): string | undefined {
+  const joined = [...ctx.stack.containers(), qualifier].filter((part) => part !== "").join("::");
+  return joined === "" ? undefined : joined;
+}
+
+function onFunction(ctx: ExtractContext, node: Node): void {
+  const info = readDeclarator(node.childForFieldName("declarator"));
+  if (!info?.functionDeclarator) return;
+  const outer = outerOf(node);
+  const { name, qualifier } = splitQualified(info.name.text);
+  const inClass = node.parent?.type === "field_declaration_list";
+  const qualifiedByType = /^[A-Z]/.test(splitQualified(qualifier).name);
+  const kind: SymbolKind = inClass || qualifiedByType ? "method" : "function";
+  const symbol = ctx.addSymbol(outer, {
+    name,
+    kind,
+    signature: headText(ctx.content, outer, node.childForFieldName("body")),
+    params: parameterNodes(info.functionDeclarator).length,
+    returns: returnType(node, info.pointerDepth),
+    container: containerName(ctx, qualifier),
+  });
+  if (isHeaderPath(ctx.path)) symbol.in_header = true;
+  ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+function onRecord(kind: SymbolKind): Handler {
+  return (ctx, node) => {
+    const name = node.childForFieldName("name")?.text;
+    const body = node.childForFieldName("body");
+    if (!name || !body) return;
+    const members = realChildren(body).filter((child) => child.type !== "access_specifier" && !child.type.startsWith("preproc"));
+    ctx.addSymbol(outerOf(node), {
+      name,
+      kind,
+      signature: headText(ctx.content, node, body),
+      members: members.length,
+      container: containerName(ctx),
+    });
+    if (kind === "class" || kind === "struct") ctx.stack.push({ name, kind: "container", endIndex: node.endIndex, node });
+  };
+}
+
+function onNamespace(ctx: ExtractContext, node: Node): void {
+  const name = node.childForFieldName("name")?.text ?? "(anonymous)";
+  ctx.stack.push({ name, kind: "container", endIndex: node.endIndex, node });
+}
+
+function onTypedef(ctx: ExtractContext, node: Node): void {
+  const info = readDeclarator(node.childForFieldName("declarator"));
+  if (!info) return;
+  const type = node.childForFieldName("type");
+  const typeBody = type?.childForFieldName("body") ?? null;
+  const signature = type && typeBody
+    ? collapse(`typedef ${headText(ctx.content, type, typeBody)} {…} ${info.name.text}`)
+    : collapse(node.text);
+  ctx.addSymbol(node, { name: info.name.text, kind: "typedef", signature, container: containerName(ctx) });
+}
+
+function onMacro(ctx: ExtractContext, node: Node): void {
+  const name = node.childForFieldName("name")?.text;
+  if (!name) return;
+  const value = node.childForFieldName("value");
+  const parameters = node.childForFieldName("parameters");
+  if (!value && !parameters && isHeaderPath(ctx.path) && INCLUDE_GUARD.test(name)) return;
+  ctx.addSymbol(node, {
+    name,
+    kind: "macro",
+    signature: collapse(node.text.replace(/\\\n/g, " ")),
+    ...(parameters ? { params: realChildren(parameters).length } : {}),
+  });
+}
+
+function onInclude(ctx: ExtractContext, node: Node): void {
+  const target = node.text.slice(1, -1).trim();
+  if (target === "") return;
+  ctx.out.imports.push({
+    kind: "include",
+    target,
+    file_path: ctx.path,
+    line: startLine(node),
+    system: node.type === "system_lib_string",
+  });
+}
+
+function onCall(ctx: ExtractContext, node: Node): void {
+  const fn = node.childForFieldName("function");
+  if (!fn) return;
+  const plain = fn.type === "identifier";
+  const callee = plain ? fn.text : collapse(fn.text, 120);
+  const enclosing = ctx.stack.enclosingFunction();
+  const caller = enclosing?.name ?? null;
+  const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
+  ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: startLine(node), plain, local });
+  const bare = callee.replace(/^(::|std::)/, "");
+  if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);
+  const rule = matchRisk("c", [bare], node.childForFieldName("arguments"));
+  if (rule) {
+    const { reason, severity } = rule;
+    ctx.out.risks.push({ api: bare, reason, severity, line_start: startLine(node), line_end: endLine(node), caller });
+  }
+}
+
+/** Parameters and local function pointers of a function, computed once per function when first needed. */
+function localsOf(definition: OpenDefinition): ReadonlySet<string> {
+  if (definition.locals) return definition.locals;
+  const info = readDeclarator(definition.node.childForFieldName("declarator"));
+  const names = new Set(parameterNames(info?.functionDeclarator ?? null));
+  const body = definition.node.childForFieldName("body")?.text ?? "";
+  for (const match of body.matchAll(FUNCTION_POINTER_LOCAL)) if (match[1]) names.add(match[1]);
+  definition.locals = names;
+  return names;
+}
+
+function addAssertion(ctx: ExtractContext, node: Node, kind: string): void {
+  ctx.out.assertions.push({
+    kind,
+    text: collapse(node.text, 200),
+    line_start: startLine(node),
+    line_end: endLine(node),
+    caller: ctx.caller(),
+  });
+}

@@ -1,0 +1,39 @@
+// Calls that leave the scope: to names defined nowhere in it, that are neither local nor the C library.
+import type { CrossScopeReference } from "../types.js";
+import { type ImportOutcome, outcomeKey } from "./link-imports.js";
+import type { ParsedCall, ParsedFile } from "./parsed-file.js";
+import { isCLibraryName } from "./stoplists/c-library.js";
+
+/**
+ * C/C++: a plain callee that is not a parameter or local function pointer, not defined in the scope and not
+ * the C library. TS/JS/Python: a plain callee imported from a module that does not resolve inside the scope
+ * and is not the standard library (other plain names there are builtins, locals or globals).
+ */
+export function crossScopeCalls(
+  parsed: readonly ParsedFile[],
+  outcomes: ReadonlyMap<string, ImportOutcome>,
+): CrossScopeReference[] {
+  const defined = new Set<string>();
+  for (const file of parsed) for (const symbol of file.symbols) defined.add(symbol.name);
+  const references: CrossScopeReference[] = [];
+  for (const file of parsed) {
+    const cFamily = file.language === "c" || file.language === "cpp";
+    for (const call of file.calls) {
+      if (leavesScope(call, cFamily, defined, outcomes)) {
+        references.push({ kind: "call", target: call.callee, from_file: call.file_path, line: call.line, caller: call.caller });
+      }
+    }
+  }
+  return references;
+}
+
+function leavesScope(
+  call: ParsedCall,
+  cFamily: boolean,
+  defined: ReadonlySet<string>,
+  outcomes: ReadonlyMap<string, ImportOutcome>,
+): boolean {
+  if (!call.plain || call.local || defined.has(call.callee)) return false;
+  if (call.imported_from !== undefined) return outcomes.get(outcomeKey(call.file_path, call.imported_from)) === "outside";
+  return cFamily && !isCLibraryName(call.callee);
+}

@@ -1,0 +1,78 @@
+// Resolves every include/import of a scope against the scope's files; the rest become cross-scope references.
+import { stat } from "node:fs/promises";
+import { resolveInsideScope } from "../scan/resolve-inside-scope.js";
+import type { CrossScopeReference, ImportEdge } from "../types.js";
+import type { ParsedFile, ParsedImport } from "./parsed-file.js";
+import { importCandidates, isStandardLibrary, referenceTarget } from "./resolve-imports.js";
+
+/** How one file's import of a module ended: inside the scope, in a standard library, or outside. */
+export type ImportOutcome = "inside" | "standard" | "outside";
+
+export interface LinkedImports {
+  imports: ImportEdge[];
+  references: CrossScopeReference[];
+  /** Keyed by `${file}\0${target}`, for tracing imported calls. */
+  outcomes: Map<string, ImportOutcome>;
+}
+
+export interface LinkImportsInput {
+  root: string;
+  parsed: readonly ParsedFile[];
+  scopeFiles: ReadonlySet<string>;
+  includeDirs?: readonly string[];
+}
+
+export const outcomeKey = (file: string, target: string): string => `${file}\0${target}`;
+
+export async function linkImports(input: LinkImportsInput): Promise<LinkedImports> {
+  const linked: LinkedImports = { imports: [], references: [], outcomes: new Map() };
+  const exists = existenceChecker(input.root);
+  for (const file of input.parsed) {
+    for (const edge of file.imports) await linkOne(input, file, edge, linked, exists);
+  }
+  return linked;
+}
+
+async function linkOne(
+  input: LinkImportsInput,
+  file: ParsedFile,
+  edge: ParsedImport,
+  linked: LinkedImports,
+  exists: (candidate: string) => Promise<boolean>,
+): Promise<void> {
+  const candidates = importCandidates(edge, file.language, input.includeDirs);
+  const resolved = candidates.find((candidate) => input.scopeFiles.has(candidate));
+  const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line };
+  linked.imports.push(resolved ? { ...base, resolved_path: resolved } : base);
+  const outcome: ImportOutcome = resolved ? "inside" : isStandardLibrary(edge, file.language) ? "standard" : "outside";
+  linked.outcomes.set(outcomeKey(edge.file_path, edge.target), outcome);
+  if (outcome !== "outside") return;
+  const reference: CrossScopeReference = {
+    kind: edge.kind,
+    target: referenceTarget(edge, file.language),
+    from_file: edge.file_path,
+    line: edge.line,
+    spec: edge.target,
+  };
+  for (const candidate of candidates) {
+    if (!(await exists(candidate))) continue;
+    reference.resolved_outside = candidate;
+    break;
+  }
+  linked.references.push(reference);
+}
+
+/** Checks root-relative files for existence, once each, never following a path out of the root. */
+function existenceChecker(root: string): (candidate: string) => Promise<boolean> {
+  const known = new Map<string, Promise<boolean>>();
+  return (candidate) => {
+    let answer = known.get(candidate);
+    if (!answer) {
+      answer = resolveInsideScope(root, candidate)
+        .then(async (absolute) => (await stat(absolute)).isFile())
+        .catch(() => false);
+      known.set(candidate, answer);
+    }
+    return answer;
+  };
+}

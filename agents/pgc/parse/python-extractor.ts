@@ -1,0 +1,154 @@
+// Python extraction: functions, classes, methods, docstrings, imports, calls, risky calls and asserts.
+import type { Node } from "web-tree-sitter";
+import type { SymbolKind } from "../types.js";
+import { boundNote } from "./bound-notes.js";
+import { cleanDocstring } from "./comment-text.js";
+import { pattern, queryFor } from "./compile-query.js";
+import type { ExtractContext } from "./extract-context.js";
+import type { LoadedGrammar } from "./grammars.js";
+import { candidateNames, type ImportBindings } from "./import-bindings.js";
+import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import type { NoteSpan } from "./parsed-file.js";
+import { readFromImport, readImport } from "./python-imports.js";
+import { matchRisk } from "./risk-rules.js";
+
+const PYTHON_PATTERNS = [
+  pattern("(comment) @comment"),
+  pattern("(function_definition) @function"),
+  pattern("(class_definition) @class"),
+  pattern("(import_statement) @import"),
+  pattern("(import_from_statement) @import_from"),
+  pattern("(call) @call"),
+  pattern("(assert_statement) @assert"),
+];
+
+/** Shebang and encoding lines are comments, but they describe nothing. */
+const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
+
+interface PythonState {
+  ctx: ExtractContext;
+  bindings: ImportBindings;
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null }[];
+}
+
+type Handler = (state: PythonState, node: Node) => void;
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  comment: ({ ctx }, node) => {
+    if (!PRAGMA_COMMENT.test(node.text)) ctx.addComment(node);
+  },
+  function: onFunction,
+  class: onClass,
+  import: ({ ctx, bindings }, node) => readImport(ctx, node, bindings),
+  import_from: ({ ctx, bindings }, node) => readFromImport(ctx, node, bindings),
+  call: onCall,
+  assert: ({ ctx }, node) =>
+    ctx.out.assertions.push({
+      kind: "assert",
+      text: collapse(node.text, 200),
+      line_start: startLine(node),
+      line_end: endLine(node),
+      caller: ctx.caller(),
+    }),
+};
+
+/** Extracts one Python file into `ctx.out`. */
+export function extractPython(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
+  const state: PythonState = { ctx, bindings: new Map(), pending: [] };
+  ctx.out.module_doc = docstringOf(ctx, root);
+  for (const capture of queryFor(grammar, "python", PYTHON_PATTERNS).captures(root)) {
+    ctx.stack.advanceTo(capture.node.startIndex);
+    HANDLERS[capture.name]?.(state, capture.node);
+  }
+  for (const call of state.pending) resolveCall(state, call);
+  ctx.finish();
+}
+
+/** The docstring of a module or a definition body (a string as its first statement); bounds it states go to O6. */
+function docstringOf(ctx: ExtractContext, block: Node | null): NoteSpan | null {
+  const first = realChildren(block)[0];
+  const literal = first?.type === "expression_statement" && first.namedChildCount === 1 ? first.namedChild(0) : null;
+  if (!literal || literal.type !== "string") return null;
+  const bound = boundNote(literal.text, startLine(literal));
+  if (bound) ctx.out.bounds.push(bound);
+  const text = cleanDocstring(literal.text);
+  return text === "" ? null : { text, line_start: startLine(literal), line_end: endLine(literal) };
+}
+
+/** Decorators belong to the definition they decorate. */
+function decoratedOuter(node: Node): Node {
+  return node.parent?.type === "decorated_definition" ? node.parent : node;
+}
+
+/** Comment docs are claimed in order, so a definition with a docstring still consumes the comment above it. */
+function docFor(ctx: ExtractContext, outer: Node, body: Node | null): NoteSpan | null {
+  const commentDoc = ctx.docAbove(startLine(outer));
+  return docstringOf(ctx, body) ?? commentDoc;
+}
+
+function onFunction(state: PythonState, node: Node): void {
+  const { ctx } = state;
+  const name = node.childForFieldName("name")?.text;
+  if (!name) return;
+  const outer = decoratedOuter(node);
+  const body = node.childForFieldName("body");
+  const inClass = outer.parent?.parent?.type === "class_definition";
+  const kind: SymbolKind = inClass ? "method" : "function";
+  const params = realChildren(node.childForFieldName("parameters"));
+  const receiver = inClass && /^(self|cls)$/.test(params[0]?.text ?? "") ? 1 : 0;
+  const returns = node.childForFieldName("return_type")?.text;
+  ctx.addSymbol(outer, {
+    name,
+    kind,
+    signature: headText(ctx.content, node, body),
+    params: params.length - receiver,
+    ...(returns ? { returns } : {}),
+    ...(inClass ? { container: ctx.stack.containers().at(-1) } : {}),
+  }, docFor(ctx, outer, body));
+  ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+function onClass(state: PythonState, node: Node): void {
+  const { ctx } = state;
+  const name = node.childForFieldName("name")?.text;
+  if (!name) return;
+  const outer = decoratedOuter(node);
+  const body = node.childForFieldName("body");
+  const members = realChildren(body).filter((child) => /^(function_definition|decorated_definition)$/.test(child.type));
+  ctx.addSymbol(outer, {
+    name,
+    kind: "class",
+    signature: headText(ctx.content, node, body),
+    members: members.length,
+  }, docFor(ctx, outer, body));
+  ctx.stack.push({ name, kind: "container", endIndex: node.endIndex, node });
+}
+
+function onCall(state: PythonState, node: Node): void {
+  const fn = node.childForFieldName("function");
+  if (!fn) return;
+  const plain = fn.type === "identifier";
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller() });
+}
+
+function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
+  const { ctx, bindings } = state;
+  const binding = call.plain ? bindings.get(call.callee) : undefined;
+  const line = startLine(call.node);
+  ctx.out.calls.push({
+    callee: call.callee,
+    caller: call.caller,
+    file_path: ctx.path,
+    line,
+    plain: call.plain,
+    local: false,
+    ...(binding ? { imported_from: binding.module } : {}),
+  });
+  // A plain `eval` that was imported from somewhere is not the builtin.
+  const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);
+  const rule = matchRisk("python", names, call.node.childForFieldName("arguments"));
+  if (rule) {
+    const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };
+    ctx.out.risks.push({ api: call.callee, reason: rule.reason, severity: rule.severity, ...span });
+  }
+}

@@ -1,0 +1,190 @@
+// TypeScript, TSX and JavaScript extraction: definitions, imports, calls, risky sinks and assertions.
+import type { Node } from "web-tree-sitter";
+import type { SymbolKind } from "../types.js";
+import { JS_ASSERTION_NAMES } from "./assertion-names.js";
+import { pattern, queryFor } from "./compile-query.js";
+import type { ExtractContext } from "./extract-context.js";
+import type { LoadedGrammar } from "./grammars.js";
+import { candidateNames, type ImportBindings } from "./import-bindings.js";
+import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
+import { readImportStatement, readRequireCall } from "./ts-imports.js";
+
+const TS_PATTERNS = [
+  pattern("(comment) @comment"),
+  pattern("(function_declaration) @function"),
+  pattern("(generator_function_declaration) @function", "generator_function_declaration"),
+  pattern("(class_declaration) @class"),
+  pattern("(abstract_class_declaration) @class", "abstract_class_declaration"),
+  pattern("(method_definition) @method"),
+  pattern("(interface_declaration) @interface", "interface_declaration"),
+  pattern("(type_alias_declaration) @type", "type_alias_declaration"),
+  pattern("(enum_declaration) @enum", "enum_declaration"),
+  pattern("(variable_declarator name: (identifier) value: [(arrow_function) (function_expression)]) @arrow"),
+  pattern("(import_statement) @import"),
+  pattern("(export_statement source: (_)) @import"),
+  pattern("(call_expression) @call"),
+  pattern("(new_expression) @new", "new_expression"),
+  pattern("(assignment_expression left: (member_expression property: (property_identifier) @html_sink))"),
+  pattern("(jsx_attribute (property_identifier) @html_sink)", "jsx_attribute"),
+];
+
+/** A call seen during the pass; resolved against the file's imports once all of them are known. */
+interface PendingCall {
+  node: Node;
+  callee: string;
+  plain: boolean;
+  caller: string | null;
+}
+
+interface TsState {
+  ctx: ExtractContext;
+  bindings: ImportBindings;
+  pending: PendingCall[];
+}
+
+type Handler = (state: TsState, node: Node) => void;
+
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  comment: ({ ctx }, node) => ctx.addComment(node),
+  function: onFunction,
+  class: onClass,
+  method: onMethod,
+  interface: onShape("interface"),
+  type: onShape("type"),
+  enum: onShape("enum"),
+  arrow: onArrow,
+  import: ({ ctx, bindings }, node) => readImportStatement(ctx, node, bindings),
+  call: onCall,
+  new: onCall,
+  html_sink: onHtmlSink,
+};
+
+/** Extracts one TS/TSX/JS file into `ctx.out`. */
+export function extractTypeScriptFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
+  const state: TsState = { ctx, bindings: new Map(), pending: [] };
+  for (const capture of queryFor(grammar, "ts-family", TS_PATTERNS).captures(root)) {
+    ctx.stack.advanceTo(capture.node.startIndex);
+    HANDLERS[capture.name]?.(state, capture.node);
+  }
+  for (const call of state.pending) resolveCall(state, call);
+  ctx.finish();
+}
+
+/** `export` wraps a declaration; the doc comment and first line belong to the export statement. */
+function exportOuter(node: Node): Node {
+  return node.parent?.type === "export_statement" ? node.parent : node;
+}
+
+function returnTypeOf(node: Node): string | undefined {
+  const text = node.childForFieldName("return_type")?.text.replace(/^:\s*/, "");
+  return text === undefined || text === "" ? undefined : collapse(text, 120);
+}
+
+function innermostClass({ ctx }: TsState): string | undefined {
+  return ctx.stack.containers().at(-1);
+}
+
+function addFunction(state: TsState, node: Node, outer: Node, name: string, kind: SymbolKind, fn: Node): void {
+  state.ctx.addSymbol(outer, {
+    name,
+    kind,
+    signature: headText(state.ctx.content, outer, fn.childForFieldName("body")),
+    params: realChildren(fn.childForFieldName("parameters")).length,
+    returns: returnTypeOf(fn),
+    ...(kind === "method" ? { container: innermostClass(state) } : {}),
+  });
+  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+function onFunction(state: TsState, node: Node): void {
+  const name = node.childForFieldName("name")?.text;
+  if (name) addFunction(state, node, exportOuter(node), name, "function", node);
+}
+
+function onMethod(state: TsState, node: Node): void {
+  const name = node.childForFieldName("name")?.text;
+  if (!name) return;
+  // Object-literal methods still attribute the calls inside them, but only class methods are symbols.
+  if (node.parent?.type === "class_body") addFunction(state, node, node, name, "method", node);
+  else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/** `const f = () => …` at module level (exported or not) is a function definition. */
+function onArrow(state: TsState, node: Node): void {
+  const declaration = node.parent;
+  const top = declaration?.parent;
+  if (!declaration || !(top?.type === "program" || top?.type === "export_statement")) return;
+  const name = node.childForFieldName("name")?.text;
+  const fn = node.childForFieldName("value");
+  if (name && fn) addFunction(state, node, top.type === "export_statement" ? top : declaration, name, "function", fn);
+}
+
+function onClass(state: TsState, node: Node): void {
+  const name = node.childForFieldName("name")?.text;
+  const body = node.childForFieldName("body");
+  if (!name || !body) return;
+  const outer = exportOuter(node);
+  state.ctx.addSymbol(outer, {
+    name,
+    kind: "class",
+    signature: headText(state.ctx.content, outer, body),
+    members: realChildren(body).length,
+  });
+  state.ctx.stack.push({ name, kind: "container", endIndex: node.endIndex, node });
+}
+
+function onShape(kind: "interface" | "type" | "enum"): Handler {
+  return (state, node) => {
+    const name = node.childForFieldName("name")?.text;
+    if (!name) return;
+    const outer = exportOuter(node);
+    const body = node.childForFieldName("body") ?? node.childForFieldName("value");
+    const hasMembers = body !== null && /(_body|object_type)$/.test(body.type);
+    state.ctx.addSymbol(outer, {
+      name,
+      kind,
+      signature: kind === "type" ? collapse(outer.text) : headText(state.ctx.content, outer, body),
+      ...(hasMembers ? { members: realChildren(body).length } : {}),
+    });
+  };
+}
+
+function onCall(state: TsState, node: Node): void {
+  const fn = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
+  if (!fn) return;
+  if (node.type === "call_expression") readRequireCall(state.ctx, node, fn, state.bindings);
+  const plain = fn.type === "identifier";
+  const callee = plain ? fn.text : collapse(fn.text, 120);
+  state.pending.push({ node, callee, plain, caller: state.ctx.caller() });
+}
+
+function resolveCall(state: TsState, call: PendingCall): void {
+  const { ctx, bindings } = state;
+  const binding = call.plain ? bindings.get(call.callee) : undefined;
+  const line = startLine(call.node);
+  ctx.out.calls.push({
+    callee: call.callee,
+    caller: call.caller,
+    file_path: ctx.path,
+    line,
+    plain: call.plain,
+    local: false,
+    ...(binding ? { imported_from: binding.module } : {}),
+  });
+  const names = candidateNames(call.callee, call.plain, bindings);
+  const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };
+  if (names.some((name) => JS_ASSERTION_NAMES.has(name))) {
+    ctx.out.assertions.push({ kind: call.callee, text: collapse(call.node.text, 200), ...span });
+  }
+  const rule = matchRisk("js", names, call.node.childForFieldName("arguments"));
+  if (rule) ctx.out.risks.push({ api: call.callee, reason: rule.reason, severity: rule.severity, ...span });
+}
+
+function onHtmlSink({ ctx }: TsState, node: Node): void {
+  const reason = HTML_SINK_REASONS.get(node.text);
+  if (!reason) return;
+  const site = node.parent?.parent ?? node;
+  const span = { line_start: startLine(site), line_end: endLine(site), caller: ctx.caller() };
+  ctx.out.risks.push({ api: node.text, reason, severity: "medium", ...span });
+}

@@ -1,0 +1,105 @@
+// One scope's PGC in memory: retrieval with calibrated similarity, checkable citations, `ask`, and
+// the code facts (symbols, cross-scope references) the manager builds its topology from.
+import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
+import type { ScopeFacts } from "../../topology/index.js";
+import { askResult } from "./ask.js";
+import { citeHit, FileReader } from "./cite.js";
+import { retrieve, type EdgeMap, type RetrievalPgc } from "./retrieval/index.js";
+import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
+import type { IndexDoc, Overlay } from "./types.js";
+import { OVERLAYS } from "./types.js";
+
+export interface PgcQueryOptions {
+  overlays?: readonly OverlayId[];
+  topK: number;
+}
+
+/** Symbol kinds that other scopes can call or name (what the topology resolves references against). */
+const LINKABLE_KINDS = new Set(["function", "method", "class", "struct", "union", "enum", "typedef", "interface", "type", "macro"]);
+
+function edgeMap(docs: readonly IndexDoc[]): EdgeMap {
+  const edges = new Map<string, string[]>();
+  const add = (name: string | undefined, id: string) => {
+    if (!name) return;
+    const list = edges.get(name) ?? [];
+    list.push(id);
+    edges.set(name, list);
+  };
+  for (const doc of docs) {
+    if (doc.overlay !== "O3" || doc.section !== "call_chain") continue;
+    add(doc.fields.name, doc.id);
+    add(doc.symbol, doc.id);
+  }
+  return edges;
+}
+
+export class Pgc {
+  readonly data: ScopeData;
+  private readonly retrieval: RetrievalPgc;
+  private readonly reader: FileReader;
+  private readonly available: readonly Overlay[];
+
+  constructor(
+    readonly scope: string,
+    readonly scopePaths: readonly string[],
+    readonly opened: OpenedPgc,
+  ) {
+    this.data = opened.data;
+    const docs = new Map(this.data.docs.map((doc) => [doc.id, doc]));
+    this.retrieval = { index: opened.index, calibration: opened.calibration, docs, edges: edgeMap(this.data.docs) };
+    this.reader = new FileReader(this.data.root, new Map(this.data.files.map((f) => [f.path, f.sha256])));
+    this.available = OVERLAYS.filter((o) => (this.data.stats.docs_by_overlay[o] ?? 0) > 0);
+  }
+
+  get root(): string {
+    return this.data.root;
+  }
+
+  get revision(): string {
+    return this.opened.manifest.index_revision;
+  }
+
+  overlays(): readonly Overlay[] {
+    return this.available;
+  }
+
+  /** Citations for a query, most similar first; documents whose file changed since indexing are skipped. */
+  async query(text: string, options: PgcQueryOptions): Promise<Citation[]> {
+    return (await this.cited(text, options)).map((c) => c.citation);
+  }
+
+  async ask(question: string, options: PgcQueryOptions): Promise<AskResult> {
+    const started = performance.now();
+    return askResult(question, this.scope, await this.cited(question, options), options.topK, started);
+  }
+
+  /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */
+  facts(): ScopeFacts {
+    const symbols = [...new Set(this.data.symbols.filter((s) => LINKABLE_KINDS.has(s.kind)).map((s) => s.name))].sort();
+    return {
+      scope: this.scope,
+      paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
+      symbols,
+      references: this.data.crossScopeReferences.map((r) => ({ kind: r.kind, target: r.resolved_outside ?? r.target, from_file: r.from_file, line: r.line })),
+    };
+  }
+
+  private async cited(text: string, options: PgcQueryOptions): Promise<{ citation: Citation; section: string }[]> {
+    const overlays = options.overlays && options.overlays.length > 0 ? [...options.overlays] : undefined;
+    // Ask for a few extra hits: a document whose file changed since indexing is dropped, not cited.
+    const { hits } = retrieve(this.retrieval, text, { topK: Math.min(options.topK * 2, 100), ...(overlays ? { overlays } : {}) });
+    const out: { citation: Citation; section: string }[] = [];
+    const seen = new Set<string>();
+    for (const hit of hits) {
+      if (out.length >= options.topK) break;
+      // Two documents may cite the same lines (a call seen from caller and callee): cite them once.
+      const key = `${hit.doc.overlay}:${hit.doc.file_path}:${hit.doc.line_start}-${hit.doc.line_end}`;
+      if (seen.has(key)) continue;
+      const citation = await citeHit(hit, this.reader);
+      if (!citation) continue;
+      seen.add(key);
+      out.push({ citation, section: hit.doc.section });
+    }
+    return out;
+  }
+}

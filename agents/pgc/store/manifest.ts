@@ -1,0 +1,44 @@
+// The manifest of a stored PGC: what was indexed (per-file hashes, source revision), what came out
+// (overlay stats, calibration report) and the checksum of every data file. Written last.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+
+export const MANIFEST_FILE = "manifest.json";
+export const MANIFEST_FORMAT = "lattice-mesh/pgc";
+/** Bump when the stored data's shape or the extraction rules change: old stores are rebuilt. */
+export const STORE_VERSION = 1;
+
+export const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  version: z.number().int(),
+  scope: z.string(),
+  root: z.string(),
+  scope_paths: z.array(z.string()),
+  /** git HEAD of the root when it is a repository, else null. */
+  source_revision: z.string().nullable(),
+  /** Short content hash over every indexed file and the source revision: the index revision. */
+  index_revision: z.string(),
+  files: z.record(z.string(), z.string()),
+  stats: z.record(z.string(), z.unknown()),
+  calibration: z.record(z.string(), z.unknown()),
+  built_at: z.string(),
+  build_ms: z.number(),
+  blobs: z.record(z.string(), z.string()),
+});
+export type StoreManifest = z.infer<typeof manifestSchema>;
+
+export async function readManifest(dir: string): Promise<StoreManifest | null> {
+  try {
+    const parsed = manifestSchema.safeParse(JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8")));
+    return parsed.success && parsed.data.version === STORE_VERSION ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeManifest(dir: string, manifest: StoreManifest): Promise<void> {
+  const temp = join(dir, `.${MANIFEST_FILE}.${process.pid}.tmp`);
+  await writeFile(temp, JSON.stringify(manifest, null, 2));
+  await rename(temp, join(dir, MANIFEST_FILE));
+}

@@ -1,0 +1,128 @@
+// Build or load a scope's PGC. Unchanged files are never re-parsed: their stored extractions are
+// reused by sha256; when nothing changed at all, the stored index is loaded as it is. A missing,
+// stale or corrupt store is detected (checksums, versions) and rebuilt, never half-read.
+import { mkdir } from "node:fs/promises";
+import type { Logger } from "pino";
+import { extractFile, linkScope, readGitHistory, type FileExtraction, type ScopeExtraction } from "../overlays/index.js";
+import { fitCalibration, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
+import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
+import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
+import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
+import { readManifest, STORE_VERSION, MANIFEST_FORMAT, writeManifest, type StoreManifest } from "./manifest.js";
+import { gitHead } from "./source-revision.js";
+
+export type BuildPhase = "scan" | "parse" | "link" | "index" | "calibrate" | "load";
+export type ProgressListener = (event: { phase: BuildPhase; done: number; total: number }) => void;
+
+export interface OpenPgcOptions {
+  scope: string;
+  root: string;
+  scopePaths?: readonly string[];
+  cacheRoot?: string;
+  /** Ignore any stored index and rebuild from source. */
+  rebuild?: boolean;
+  logger: Logger;
+  onProgress?: ProgressListener;
+}
+
+/** Scope data kept in memory (the per-file extractions stay on disk for the next rebuild). */
+export type ScopeData = Omit<ScopeExtraction, "extractions">;
+
+export interface OpenedPgc {
+  data: ScopeData;
+  index: LexicalIndex;
+  calibration: Calibration;
+  manifest: StoreManifest;
+  /** How the index came to be: loaded untouched, or rebuilt re-parsing `reparsed` files. */
+  outcome: { mode: "loaded" | "built"; reparsed: number; reused: number; reason: string };
+}
+
+const BLOB = { extractions: "extractions.msgpack", scope: "scope.msgpack", index: "index.msgpack", calibration: "calibration.json" } as const;
+
+function indexRevision(files: readonly ScannedFile[], head: string | null): string {
+  const listing = files.map((f) => `${f.path}\0${f.sha256}`).join("\n");
+  return sha256Hex(`${listing}\n${head ?? ""}`).slice(0, 16);
+}
+
+async function loadStored(dir: string, manifest: StoreManifest): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
+  const data = await readBlob<ScopeData>(dir, BLOB.scope, manifest.blobs[BLOB.scope] ?? "");
+  const index = LexicalIndex.fromJSON(await readBlob<LexicalIndexJSON>(dir, BLOB.index, manifest.blobs[BLOB.index] ?? ""));
+  const calibration = await readBlob<Calibration>(dir, BLOB.calibration, manifest.blobs[BLOB.calibration] ?? "");
+  return { data, index, calibration };
+}
+
+async function previousExtractions(dir: string, manifest: StoreManifest | null, logger: Logger): Promise<Map<string, FileExtraction>> {
+  if (!manifest) return new Map();
+  try {
+    const stored = await readBlob<FileExtraction[]>(dir, BLOB.extractions, manifest.blobs[BLOB.extractions] ?? "");
+    return new Map(stored.map((e) => [`${e.file.path}\0${e.file.sha256}`, e]));
+  } catch (error) {
+    logger.warn({ err: error }, "stored extractions unusable; re-parsing every file");
+    return new Map();
+  }
+}
+
+export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
+  const started = performance.now();
+  const { logger, onProgress } = options;
+  const root = await realRoot(options.root);
+  const scopePaths = (options.scopePaths ?? []).map(normalizeScopePath);
+  const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
+  await mkdir(dir, { recursive: true });
+  onProgress?.({ phase: "scan", done: 0, total: 1 });
+  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), gitHead(root)]);
+  onProgress?.({ phase: "scan", done: 1, total: 1 });
+  const revision = indexRevision(scanned.files, head);
+  const manifest = options.rebuild ? null : await readManifest(dir);
+  if (manifest && manifest.index_revision === revision) {
+    try {
+      onProgress?.({ phase: "load", done: 0, total: 1 });
+      const stored = await loadStored(dir, manifest);
+      onProgress?.({ phase: "load", done: 1, total: 1 });
+      return { ...stored, manifest, outcome: { mode: "loaded", reparsed: 0, reused: scanned.files.length, reason: "no file changed" } };
+    } catch (error) {
+      logger.warn({ err: error, dir }, "stored PGC is corrupt; rebuilding");
+    }
+  }
+  const reason = options.rebuild ? "rebuild requested" : manifest ? "files changed since the last build" : "no usable stored index";
+  const previous = await previousExtractions(dir, manifest, logger);
+  const extractions: FileExtraction[] = [];
+  let reused = 0;
+  for (const [i, file] of scanned.files.entries()) {
+    const cached = previous.get(`${file.path}\0${file.sha256}`);
+    if (cached) reused++;
+    extractions.push(cached ?? (await extractFile({ path: file.path, content: file.content, language: file.language, sha256: file.sha256, bytes: file.bytes })));
+    onProgress?.({ phase: "parse", done: i + 1, total: scanned.files.length });
+  }
+  onProgress?.({ phase: "link", done: 0, total: 1 });
+  const history = await readGitHistory({ root, scopePaths });
+  const { extractions: _kept, ...data } = await linkScope({ root, extractions, history });
+  onProgress?.({ phase: "index", done: 0, total: 1 });
+  const index = LexicalIndex.build(data.docs);
+  onProgress?.({ phase: "calibrate", done: 0, total: 1 });
+  const calibration = fitCalibration(index, data.docs);
+  const blobs = {
+    [BLOB.extractions]: await writeBlob(dir, BLOB.extractions, extractions),
+    [BLOB.scope]: await writeBlob(dir, BLOB.scope, data),
+    [BLOB.index]: await writeBlob(dir, BLOB.index, index.toJSON()),
+    [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration),
+  };
+  const written: StoreManifest = {
+    format: MANIFEST_FORMAT,
+    version: STORE_VERSION,
+    scope: options.scope,
+    root,
+    scope_paths: scopePaths,
+    source_revision: head,
+    index_revision: revision,
+    files: Object.fromEntries(scanned.files.map((f) => [f.path, f.sha256])),
+    stats: { ...data.stats },
+    calibration: { kind: calibration.kind, ...calibration.report },
+    built_at: new Date().toISOString(),
+    build_ms: Math.round(performance.now() - started),
+    blobs,
+  };
+  await writeManifest(dir, written);
+  logger.info({ scope: options.scope, files: scanned.files.length, reparsed: scanned.files.length - reused, ms: written.build_ms }, "PGC built");
+  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed: scanned.files.length - reused, reused, reason } };
+}

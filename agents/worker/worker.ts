@@ -1,0 +1,60 @@
+// The worker runtime: one scope, one knowledge source, one executor, served on a mesh node.
+// Ops: `task` (DelegatedTask → TaskResponse), `ask` (seed `ask --json` shape), `references` (code facts).
+import type { Logger } from "pino";
+import type { MeshNode, RequestContext } from "../../bus/index.js";
+import { encodeAskResult, PROTOCOL_VERSIONS } from "../protocol/index.js";
+import type { Executor, ScopeInfo } from "./executor.js";
+import { handleTask } from "./handle-task.js";
+import type { ScopeKnowledge } from "./knowledge.js";
+import { z } from "zod";
+
+export const WORKER_ROLE = "worker";
+export const DEFAULT_ASK_TOP_K = 5;
+export const MAX_ASK_TOP_K = 50;
+
+const askArgsSchema = z.object({
+  question: z.string().min(1).max(4_000),
+  overlays: z.array(z.enum(["O1", "O2", "O3", "O4", "O5", "O6", "O7"])).optional(),
+  top_k: z.number().int().min(1).max(MAX_ASK_TOP_K).optional(),
+});
+
+export interface WorkerParts {
+  node: MeshNode;
+  scope: ScopeInfo;
+  knowledge: ScopeKnowledge;
+  executor: Executor;
+  logger: Logger;
+}
+
+/** The card metadata a worker advertises (the manager's listAgents reads it). */
+export function workerMeta(scope: ScopeInfo, knowledge: ScopeKnowledge, executor: Executor): Record<string, unknown> {
+  const stats = knowledge.stats();
+  return {
+    scope: scope.name,
+    scope_paths: [...scope.paths],
+    overlays: [...stats.overlays],
+    index_revision: stats.revision,
+    protocol_versions: [...PROTOCOL_VERSIONS],
+    documents: stats.documents,
+    symbols: stats.symbols,
+    files: stats.files,
+    similarity: stats.similarity,
+    executor: executor.name,
+  };
+}
+
+/** Register the worker's ops on a node (call before node.start(), then publish the meta). */
+export function serveWorker(parts: WorkerParts): void {
+  const { node, scope, knowledge, executor, logger } = parts;
+  const log = logger.child({ component: "agents:worker", scope: scope.name });
+  node.handle("task", (args: unknown, ctx: RequestContext) =>
+    handleTask(args, { source: knowledge, executor, scope, workerId: node.id, logger: log }, { deadline: ctx.deadline, signal: ctx.signal }),
+  );
+  node.handle("ask", async (args: unknown, ctx: RequestContext) => {
+    const parsed = askArgsSchema.safeParse(args);
+    if (!parsed.success) throw Object.assign(new Error(`invalid ask arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });
+    const { question, overlays, top_k: topK } = parsed.data;
+    return encodeAskResult(await knowledge.ask(question, { ...(overlays ? { overlays } : {}), topK: topK ?? DEFAULT_ASK_TOP_K, signal: ctx.signal }));
+  });
+  node.handle("references", () => knowledge.facts());
+}

@@ -1,0 +1,118 @@
+// TypeScript and Python extraction on the small fixtures: symbols, docs, imports and references out of scope.
+import { beforeAll, describe, expect, it } from "vitest";
+import { extractFile, extractScope, type ScopeExtractionResult } from "../../../agents/pgc/overlays/index.js";
+import { PY_SMALL_DIR, TS_SMALL_DIR } from "../../fixtures/fixture-paths.js";
+
+let ts: ScopeExtractionResult;
+let py: ScopeExtractionResult;
+
+beforeAll(async () => {
+  [ts, py] = await Promise.all([
+    extractScope({ root: TS_SMALL_DIR, gitHistory: false }),
+    extractScope({ root: PY_SMALL_DIR, gitHistory: false }),
+  ]);
+});
+
+const summary = (result: ScopeExtractionResult) =>
+  result.symbols.map((symbol) => [symbol.file_path, symbol.kind, symbol.name, symbol.line_start, symbol.line_end]);
+
+describe("TypeScript", () => {
+  it("finds functions, exported arrow functions, classes, methods, interfaces and type aliases", () => {
+    expect(summary(ts)).toEqual([
+      ["src/format.ts", "function", "formatEntry", 5, 5],
+      ["src/format.ts", "function", "describeStore", 8, 10],
+      ["src/format.ts", "function", "evaluateTemplate", 13, 15],
+      ["src/index.ts", "interface", "PutRequest", 8, 11],
+      ["src/index.ts", "function", "handlePut", 18, 22],
+      ["src/index.ts", "function", "reportStatus", 25, 28],
+      ["src/store.ts", "interface", "StoreOptions", 7, 10],
+      ["src/store.ts", "type", "Key", 12, 12],
+      ["src/store.ts", "class", "KeyValueStore", 18, 39],
+      ["src/store.ts", "method", "constructor", 21, 21],
+      ["src/store.ts", "method", "get", 24, 26],
+      ["src/store.ts", "method", "set", 29, 34],
+      ["src/store.ts", "method", "size", 36, 38],
+    ]);
+  });
+
+  it("attaches JSDoc to exported declarations and methods", () => {
+    const byName = new Map(ts.symbols.map((symbol) => [symbol.name, symbol]));
+    expect(byName.get("handlePut")?.doc).toBe("Handles one put request: validates it, stores the value and returns the formatted entry.");
+    expect(byName.get("KeyValueStore")).toMatchObject({ doc_line_start: 14, doc_line_end: 17 });
+    expect(byName.get("KeyValueStore")?.doc).toBe("A bounded in-memory key-value store.\nInvariant: the store holds at most MAX_ENTRIES entries.");
+    expect(byName.get("set")).toMatchObject({ container: "KeyValueStore", params: 2, returns: "boolean" });
+    expect(byName.get("formatEntry")).toMatchObject({ params: 2, returns: "string", signature: "export const formatEntry = (key: string, value: string): string" });
+  });
+
+  it("resolves relative imports to .ts sources and reports the external package", () => {
+    expect(ts.imports.map((edge) => [edge.file_path, edge.target, edge.resolved_path])).toEqual([
+      ["src/format.ts", "./store.js", "src/store.ts"],
+      ["src/index.ts", "node:child_process", undefined],
+      ["src/index.ts", "zod", undefined],
+      ["src/index.ts", "./format.js", "src/format.ts"],
+      ["src/index.ts", "./store.js", "src/store.ts"],
+    ]);
+    expect(ts.crossScopeReferences).toEqual([{ kind: "import", target: "zod", spec: "zod", from_file: "src/index.ts", line: 3 }]);
+  });
+
+  it("follows require(), re-exports and imports bound to calls", async () => {
+    const content = [
+      'const cp = require("child_process");',
+      'const { readFileSync } = require("node:fs");',
+      'export { helper } from "../lib/helper.js";',
+      'import { render } from "ui-kit";',
+      "export function run(cmd) { cp.exec(cmd + ' now'); render(readFileSync(cmd)); }",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/run.js", content });
+    expect(parsed.imports.map((edge) => edge.target)).toEqual(["child_process", "node:fs", "../lib/helper.js", "ui-kit"]);
+    expect(parsed.calls.filter((call) => call.imported_from).map((call) => [call.callee, call.imported_from])).toEqual([
+      ["render", "ui-kit"],
+      ["readFileSync", "node:fs"],
+    ]);
+    expect(parsed.risks.map((risk) => risk.api)).toEqual(["cp.exec"]);
+  });
+});
+
+describe("Python", () => {
+  it("finds classes, methods and functions with docstrings", () => {
+    expect(summary(py)).toEqual([
+      ["inventory/pricing.py", "function", "total_price", 8, 10],
+      ["inventory/pricing.py", "function", "fetch_rates", 13, 15],
+      ["inventory/pricing.py", "function", "print_report", 18, 20],
+      ["inventory/stock.py", "class", "Inventory", 9, 26],
+      ["inventory/stock.py", "method", "__init__", 15, 17],
+      ["inventory/stock.py", "method", "add", 19, 22],
+      ["inventory/stock.py", "method", "value", 24, 26],
+      ["inventory/stock.py", "function", "load_inventory", 29, 36],
+    ]);
+    const inventory = py.symbols.find((symbol) => symbol.name === "Inventory");
+    expect(inventory).toMatchObject({ doc_line_start: 10, doc_line_end: 13, members: 3 });
+    expect(inventory?.doc).toBe("A bounded collection of items.\n\nInvariant: the inventory holds at most MAX_ITEMS items.");
+    expect(py.symbols.find((symbol) => symbol.name === "add")).toMatchObject({ params: 2, container: "Inventory", doc: "Add one item with its price." });
+  });
+
+  it("resolves relative imports and keeps the standard library in scope", () => {
+    expect(py.imports.map((edge) => [edge.file_path, edge.target, edge.resolved_path])).toEqual([
+      ["inventory/__init__.py", ".stock", "inventory/stock.py"],
+      ["inventory/pricing.py", "subprocess", undefined],
+      ["inventory/pricing.py", "decimal", undefined],
+      ["inventory/pricing.py", "requests", undefined],
+      ["inventory/stock.py", "yaml", undefined],
+      ["inventory/stock.py", ".pricing", "inventory/pricing.py"],
+    ]);
+    expect(py.crossScopeReferences).toEqual([
+      { kind: "import", target: "requests", spec: "requests", from_file: "inventory/pricing.py", line: 5 },
+      { kind: "call", target: "http_get", from_file: "inventory/pricing.py", line: 15, caller: "fetch_rates" },
+      { kind: "import", target: "yaml", spec: "yaml", from_file: "inventory/stock.py", line: 2 },
+    ]);
+  });
+
+  it("reads the module docstring", () => {
+    const [init] = py.extractions.filter((extraction) => extraction.file.path === "inventory/__init__.py");
+    expect(init?.parsed.module_doc).toEqual({
+      text: "Inventory: track items and what they cost.\n\nThe package keeps items in memory; prices come from the pricing module.",
+      line_start: 1,
+      line_end: 4,
+    });
+  });
+});

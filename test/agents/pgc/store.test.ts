@@ -1,0 +1,78 @@
+// The stored PGC: incremental rebuilds re-parse only changed files; a corrupt or stale store is
+// detected and rebuilt; a file changed after indexing is never cited.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
+
+const logger = pino({ level: "silent" });
+let dir: string;
+let root: string;
+let cacheRoot: string;
+const scopePaths = ["mm/", "include/linux/mm.h", "include/linux/gfp.h", "include/linux/slab.h"];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "mesh-store-"));
+  root = join(dir, "src");
+  cacheRoot = join(dir, "cache");
+  cpSync(C_KERNEL_DIR, root, { recursive: true });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const open = () => openPgc({ scope: "mm", root, scopePaths, cacheRoot, logger });
+
+function storeDir(): string {
+  const pgcDir = join(cacheRoot, "pgc");
+  const [only] = readdirSync(pgcDir);
+  return join(pgcDir, only as string);
+}
+
+describe("stored PGC", () => {
+  it("builds cold, loads unchanged, and re-parses only a changed file", async () => {
+    const cold = await open();
+    expect(cold.outcome.mode).toBe("built");
+    expect(cold.outcome.reused).toBe(0);
+    const files = cold.outcome.reparsed;
+    expect(files).toBeGreaterThan(3);
+
+    const again = await open();
+    expect(again.outcome).toMatchObject({ mode: "loaded", reparsed: 0 });
+    expect(again.manifest.index_revision).toBe(cold.manifest.index_revision);
+    expect(again.data.docs.length).toBe(cold.data.docs.length);
+
+    appendFileSync(join(root, "mm/page_alloc.c"), "\n/* a comment added later */\n");
+    const changed = await open();
+    expect(changed.outcome).toMatchObject({ mode: "built", reparsed: 1, reused: files - 1 });
+    expect(changed.manifest.index_revision).not.toBe(cold.manifest.index_revision);
+    expect(changed.manifest.files["mm/page_alloc.c"]).not.toBe(cold.manifest.files["mm/page_alloc.c"]);
+  });
+
+  it("detects a corrupt data file and rebuilds instead of half-reading it", async () => {
+    await open();
+    writeFileSync(join(storeDir(), "index.msgpack"), "garbage");
+    const reopened = await open();
+    expect(reopened.outcome.mode).toBe("built");
+    expect(reopened.outcome.reparsed).toBe(0); // the per-file extractions were intact and reused
+    expect((await open()).outcome.mode).toBe("loaded");
+  });
+
+  it("rebuilds from scratch when the manifest is unreadable", async () => {
+    await open();
+    writeFileSync(join(storeDir(), "manifest.json"), "{ truncated");
+    const reopened = await open();
+    expect(reopened.outcome).toMatchObject({ mode: "built", reused: 0 });
+  });
+
+  it("never cites a file that changed after indexing", async () => {
+    const pgc = new Pgc("mm", scopePaths, await open());
+    const before = await pgc.query("alloc_pages", { topK: 5 });
+    expect(before.some((c) => c.file_path === "mm/page_alloc.c")).toBe(true);
+    appendFileSync(join(root, "mm/page_alloc.c"), "\nint drift;\n");
+    const after = await new Pgc("mm", scopePaths, pgc.opened).query("alloc_pages", { topK: 5 });
+    expect(after.some((c) => c.file_path === "mm/page_alloc.c")).toBe(false);
+  });
+});
