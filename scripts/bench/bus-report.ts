@@ -1,0 +1,105 @@
+// Turns the rounds of the bus benchmark into its JSON result and its printed table.
+import type { ServerMode } from "./bus-echo.js";
+import type { BusBenchConfig, ModeFigures, Transport, TransportRun } from "./bus-run.js";
+import { benchEnvironment, formatNumber, formatTable, median, ratio, roundTo, type BenchEnvironment } from "./stats.js";
+
+/** Targets from the bus design brief: reported, never asserted (the machine is shared and noisy). */
+export const TARGET_P50_RATIO = 1.5;
+export const TARGET_P99_RATIO = 2;
+export const TARGET_MIN_RPS = 10_000;
+const LATENCY_DIGITS = 1;
+
+export interface TransportBlock {
+  rtt_p50_us: number;
+  rtt_p99_us: number;
+  raw_rtt_p50_us: number;
+  raw_rtt_p99_us: number;
+  rps: number;
+  raw_rps: number;
+  /** mesh / raw: above 1 for latency means the mesh is slower, below 1 for rps means it is slower. */
+  ratios: { rtt_p50: number; rtt_p99: number; rps: number };
+  targets: { rtt_p50_within_1_5x_raw: boolean; rtt_p99_within_2x_raw: boolean; rps_at_least_10k: boolean };
+  mesh_retries: number;
+  mesh_nacks_received: number;
+  rounds: Record<ServerMode, ModeFigures[]>;
+}
+
+export type BusBenchResult = TransportBlock & {
+  benchmark: "bus";
+  ipc: TransportBlock;
+  config: Record<string, unknown>;
+} & BenchEnvironment;
+
+function medianFigures(rounds: readonly ModeFigures[]): ModeFigures {
+  return {
+    rtt_p50_us: median(rounds.map((r) => r.rtt_p50_us)),
+    rtt_p99_us: median(rounds.map((r) => r.rtt_p99_us)),
+    rps: median(rounds.map((r) => r.rps)),
+  };
+}
+
+function rounded(figures: ModeFigures): ModeFigures {
+  return { rtt_p50_us: roundTo(figures.rtt_p50_us, LATENCY_DIGITS), rtt_p99_us: roundTo(figures.rtt_p99_us, LATENCY_DIGITS), rps: Math.round(figures.rps) };
+}
+
+function sumMatching(counters: Record<string, number>, prefix: string): number {
+  return Object.entries(counters).reduce((sum, [name, value]) => (name.startsWith(prefix) ? sum + value : sum), 0);
+}
+
+/** Medians of the rounds (each round's p50/p99/rps taken separately), their ratios and the targets. */
+export function transportBlock(run: TransportRun): TransportBlock {
+  const raw = medianFigures(run.rounds.raw);
+  const mesh = medianFigures(run.rounds.mesh);
+  const ratios = { rtt_p50: ratio(mesh.rtt_p50_us, raw.rtt_p50_us), rtt_p99: ratio(mesh.rtt_p99_us, raw.rtt_p99_us), rps: ratio(mesh.rps, raw.rps) };
+  return {
+    rtt_p50_us: roundTo(mesh.rtt_p50_us, LATENCY_DIGITS),
+    rtt_p99_us: roundTo(mesh.rtt_p99_us, LATENCY_DIGITS),
+    raw_rtt_p50_us: roundTo(raw.rtt_p50_us, LATENCY_DIGITS),
+    raw_rtt_p99_us: roundTo(raw.rtt_p99_us, LATENCY_DIGITS),
+    rps: Math.round(mesh.rps),
+    raw_rps: Math.round(raw.rps),
+    ratios,
+    targets: {
+      rtt_p50_within_1_5x_raw: ratios.rtt_p50 <= TARGET_P50_RATIO,
+      rtt_p99_within_2x_raw: ratios.rtt_p99 <= TARGET_P99_RATIO,
+      rps_at_least_10k: mesh.rps >= TARGET_MIN_RPS,
+    },
+    mesh_retries: run.meshCounters["retries"] ?? 0,
+    mesh_nacks_received: sumMatching(run.meshCounters, "nack_received_"),
+    rounds: { raw: run.rounds.raw.map(rounded), mesh: run.rounds.mesh.map(rounded) },
+  };
+}
+
+export function buildResult(blocks: Record<Transport, TransportBlock>, config: BusBenchConfig): BusBenchResult {
+  return {
+    benchmark: "bus",
+    ...blocks.tcp,
+    ipc: blocks.ipc,
+    config: {
+      quick: config.quick,
+      rounds: config.rounds,
+      sequential_requests: config.sequentialRequests,
+      pipelined_requests: config.pipelinedRequests,
+      warmup_sequential_requests: config.warmupSequentialRequests,
+      warmup_pipelined_requests: config.warmupPipelinedRequests,
+      window: config.window,
+      body_bytes: config.bodyBytes,
+      summary: "median over rounds of each round's figure; server in a child process; tcp at top level",
+    },
+    ...benchEnvironment(),
+  };
+}
+
+const verdict = (met: boolean) => (met ? "met" : "MISSED");
+
+export function formatResultTable(blocks: Record<Transport, TransportBlock>): string {
+  const rows: string[][] = [];
+  for (const [transport, block] of Object.entries(blocks)) {
+    rows.push(
+      [transport, "RTT p50 (µs)", formatNumber(block.raw_rtt_p50_us, 1), formatNumber(block.rtt_p50_us, 1), `${block.ratios.rtt_p50.toFixed(2)}×`, `≤ ${TARGET_P50_RATIO}× ${verdict(block.targets.rtt_p50_within_1_5x_raw)}`],
+      [transport, "RTT p99 (µs)", formatNumber(block.raw_rtt_p99_us, 1), formatNumber(block.rtt_p99_us, 1), `${block.ratios.rtt_p99.toFixed(2)}×`, `≤ ${TARGET_P99_RATIO}× ${verdict(block.targets.rtt_p99_within_2x_raw)}`],
+      [transport, "pipelined req/s", formatNumber(block.raw_rps), formatNumber(block.rps), `${block.ratios.rps.toFixed(2)}×`, `≥ ${formatNumber(TARGET_MIN_RPS)} ${verdict(block.targets.rps_at_least_10k)}`],
+    );
+  }
+  return formatTable(["transport", "metric", "raw", "mesh", "mesh/raw", "target"], rows);
+}

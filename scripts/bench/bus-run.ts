@@ -1,0 +1,100 @@
+// One transport of the bus benchmark: both server processes up, both clients joined, a shared warm-up,
+// then interleaved rounds, and everything closed again even when a step fails.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectMeshClient, connectRawClient, type EchoClient } from "./bus-clients.js";
+import { echoBody, type ServerMode } from "./bus-echo.js";
+import { measurePipelined, measureSequential } from "./bus-measure.js";
+import { spawnServer, type ServerProcess } from "./bus-server-process.js";
+
+export type Transport = "tcp" | "ipc";
+export const TRANSPORTS: readonly Transport[] = ["tcp", "ipc"];
+/** Loopback only, ephemeral port: the OS picks a free one and the server reports it. */
+const TCP_BIND = "tcp://127.0.0.1:*";
+
+export interface BusBenchConfig {
+  quick: boolean;
+  rounds: number;
+  sequentialRequests: number;
+  pipelinedRequests: number;
+  warmupSequentialRequests: number;
+  warmupPipelinedRequests: number;
+  /** Requests in flight at once during the pipelined measurement. */
+  window: number;
+  bodyBytes: number;
+}
+
+export interface ModeFigures {
+  rtt_p50_us: number;
+  rtt_p99_us: number;
+  rps: number;
+}
+
+export interface TransportRun {
+  transport: Transport;
+  rounds: Record<ServerMode, ModeFigures[]>;
+  /** The mesh client's counters after the run: retries or NACKs would mean the figures include recovery. */
+  meshCounters: Record<string, number>;
+}
+
+export type Log = (message: string) => void;
+
+async function measureRound(client: EchoClient, config: BusBenchConfig): Promise<ModeFigures> {
+  const call = () => client.call();
+  const latency = await measureSequential(call, config.sequentialRequests);
+  const rps = await measurePipelined(call, config.pipelinedRequests, config.window);
+  return { rtt_p50_us: latency.p50Us, rtt_p99_us: latency.p99Us, rps };
+}
+
+async function warmUp(client: EchoClient, config: BusBenchConfig): Promise<void> {
+  const call = () => client.call();
+  await measureSequential(call, config.warmupSequentialRequests);
+  await measurePipelined(call, config.warmupPipelinedRequests, config.window);
+}
+
+/** Close clients before servers so the mesh client's BYE reaches a live peer; never throws. */
+async function closeAll(clients: EchoClient[], servers: ServerProcess[], log: Log): Promise<void> {
+  for (const client of clients.reverse()) await client.close().catch((error: unknown) => log(`closing the ${client.mode} client failed: ${String(error)}`));
+  await Promise.all(servers.map((server) => server.stop().catch((error: unknown) => log(`stopping the ${server.ready.mode} server failed: ${String(error)}`))));
+}
+
+export async function runTransport(transport: Transport, config: BusBenchConfig, log: Log): Promise<TransportRun> {
+  // ipc sockets go in a fresh private folder, removed at the end whatever happens.
+  const ipcDir = transport === "ipc" ? mkdtempSync(join(tmpdir(), "lattice-bench-")) : undefined;
+  // Also on process.exit (the entry point exits on SIGINT/SIGTERM), when the finally below never runs.
+  const removeIpcDir = () => ipcDir !== undefined && rmSync(ipcDir, { recursive: true, force: true });
+  process.once("exit", removeIpcDir);
+  const bindFor = (name: string) => (ipcDir === undefined ? TCP_BIND : `ipc://${join(ipcDir, `${name}.sock`)}`);
+  const body = echoBody(config.bodyBytes);
+  const servers: ServerProcess[] = [];
+  const clients: EchoClient[] = [];
+  try {
+    const rawServer = await spawnServer("raw", bindFor("raw-server"));
+    servers.push(rawServer);
+    const meshServer = await spawnServer("mesh", bindFor("mesh-server"));
+    servers.push(meshServer);
+    const raw = await connectRawClient(rawServer.ready, body);
+    clients.push(raw);
+    const mesh = await connectMeshClient(meshServer.ready, body, bindFor("mesh-client"));
+    clients.push(mesh);
+    log(`${transport}: raw server ${rawServer.ready.endpoint} (pid ${rawServer.ready.pid}), mesh server ${meshServer.ready.endpoint} (pid ${meshServer.ready.pid}); warming up`);
+    for (const client of clients) await warmUp(client, config);
+
+    const rounds: Record<ServerMode, ModeFigures[]> = { raw: [], mesh: [] };
+    for (let round = 0; round < config.rounds; round++) {
+      // Alternate which mode goes first, so a slow spell of the shared machine does not always hit the same one.
+      const order = round % 2 === 0 ? [raw, mesh] : [mesh, raw];
+      for (const client of order) {
+        const figures = await measureRound(client, config);
+        rounds[client.mode].push(figures);
+        log(`${transport} round ${round + 1}/${config.rounds} ${client.mode}: p50 ${figures.rtt_p50_us.toFixed(1)} µs, p99 ${figures.rtt_p99_us.toFixed(1)} µs, ${Math.round(figures.rps)} req/s`);
+      }
+    }
+    return { transport, rounds, meshCounters: mesh.counters };
+  } finally {
+    await closeAll(clients, servers, log);
+    removeIpcDir();
+    process.removeListener("exit", removeIpcDir);
+  }
+}
