@@ -68,3 +68,13 @@ export async function citeHit(hit: RetrievedHit, reader: FileReader): Promise<Ci
     similarity_kind: hit.similarity_kind,
   };
 }
+
+/** True when the file's current text at the cited lines hashes to the citation's sha256. */
+export async function verifyCitation(root: string, citation: Pick<Citation, "file_path" | "line_start" | "line_end" | "sha256">): Promise<boolean> {
+  try {
+    const text = await readFile(await resolveInsideScope(root, citation.file_path), "utf8");
+    return citationHash(sliceLines(text, citation.line_start, citation.line_end)) === citation.sha256;
+  } catch {
+    return false;
+  }
+}

@@ -3,7 +3,7 @@
 import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
 import { askResult } from "./ask.js";
-import { citeHit, FileReader } from "./cite.js";
+import { citeHit, FileReader, verifyCitation } from "./cite.js";
 import { retrieve, type EdgeMap, type RetrievalPgc } from "./retrieval/index.js";
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { IndexDoc, Overlay } from "./types.js";
@@ -71,6 +71,11 @@ export class Pgc {
   async ask(question: string, options: PgcQueryOptions): Promise<AskResult> {
     const started = performance.now();
     return askResult(question, this.scope, await this.cited(question, options), options.topK, started);
+  }
+
+  /** Re-hash cited lines against the files as they are now (a replica checking another's citations). */
+  async verifyCitations(citations: readonly Pick<Citation, "file_path" | "line_start" | "line_end" | "sha256">[]): Promise<boolean[]> {
+    return Promise.all(citations.map((c) => verifyCitation(this.data.root, c)));
   }
 
   /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */

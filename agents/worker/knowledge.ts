@@ -1,6 +1,6 @@
 // Everything a worker knows about its scope: evidence for tasks, answers for `ask`, and the code facts
 // (symbols, cross-scope references) the manager builds the topology from.
-import type { AskResult, OverlayId } from "../protocol/index.js";
+import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
 import type { GroundingSource } from "./grounding-source.js";
 
@@ -21,8 +21,12 @@ export interface KnowledgeStats {
   similarity: string;
 }
 
+export type CitationRef = Pick<Citation, "file_path" | "line_start" | "line_end" | "sha256">;
+
 export interface ScopeKnowledge extends GroundingSource {
   ask(question: string, options: AskOptions): Promise<AskResult>;
+  /** Re-hash cited lines against the scope's files as they are now; one boolean per citation. */
+  verify(citations: readonly CitationRef[]): Promise<boolean[]>;
   facts(): ScopeFacts;
   stats(): KnowledgeStats;
 }

@@ -18,6 +18,12 @@ const askArgsSchema = z.object({
   top_k: z.number().int().min(1).max(MAX_ASK_TOP_K).optional(),
 });
 
+const verifyArgsSchema = z.object({
+  citations: z
+    .array(z.object({ file_path: z.string().min(1).max(1024), line_start: z.number().int().min(1), line_end: z.number().int().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) }))
+    .max(100),
+});
+
 export interface WorkerParts {
   node: MeshNode;
   scope: ScopeInfo;
@@ -57,4 +63,9 @@ export function serveWorker(parts: WorkerParts): void {
     return encodeAskResult(await knowledge.ask(question, { ...(overlays ? { overlays } : {}), topK: topK ?? DEFAULT_ASK_TOP_K, signal: ctx.signal }));
   });
   node.handle("references", () => knowledge.facts());
+  node.handle("verify", (args: unknown) => {
+    const parsed = verifyArgsSchema.safeParse(args);
+    if (!parsed.success) throw Object.assign(new Error(`invalid verify arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });
+    return knowledge.verify(parsed.data.citations);
+  });
 }

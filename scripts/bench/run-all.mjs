@@ -12,7 +12,10 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * The benchmarks, by name. Listed rather than globbed: scripts/bench also holds their helpers
  * (stats, servers, corpora), which are not benchmarks. Add a line when adding a benchmark.
  */
-const BENCHMARKS = [{ name: "bus", script: "dist/scripts/bench/bus.js" }];
+const BENCHMARKS = [
+  { name: "bus", script: "dist/scripts/bench/bus.js" },
+  { name: "pgc", script: "dist/scripts/bench/pgc.js" },
+];
 const FORWARDED_FLAGS = new Set(["--quick", "--json"]);
 
 /** Run one benchmark; resolves with its stdout (captured only with --json) or rejects on a failed exit. */

@@ -1,0 +1,68 @@
+// Sending a DelegatedTask to a scope: the least-loaded replica first, fail-over to another replica
+// when one dies, is busy or draining; the first valid TaskResponse wins, so a task completes once.
+import type { Logger } from "pino";
+import { BusError, NackError, type MeshNode, type RequestOptions } from "../../bus/index.js";
+import { parseTaskResponse, ProtocolSchemaError, type DelegatedTask, type TaskResponse } from "../protocol/index.js";
+import type { AgentInfo, AgentsDirectory } from "./agents-directory.js";
+
+export const DEFAULT_TASK_TIMEOUT_MS = 60_000;
+
+export class NoWorkerError extends Error {
+  override readonly name = "NoWorkerError";
+  readonly code = "no_route";
+  readonly retryable = true;
+}
+
+export interface Dispatched {
+  response: TaskResponse;
+  agent: AgentInfo;
+  /** Replicas tried before this one answered, with why each failed. */
+  failovers: { agent: string; reason: string }[];
+}
+
+export interface DispatchOptions {
+  timeoutMs?: number;
+  trail?: RequestOptions["trail"];
+  traceId?: string;
+  /** Replicas not to use (e.g. one whose answer was just rejected). */
+  exclude?: ReadonlySet<string>;
+  /** Only replicas that pass this test (e.g. speaking protocol 2.0). */
+  accept?: (agent: AgentInfo) => boolean;
+}
+
+/** Failures after which another replica may succeed; anything else is the task's own outcome. */
+function isReplicaFailure(error: unknown): boolean {
+  if (error instanceof NackError) return error.retryable;
+  if (error instanceof BusError) return error.code === "peer_unavailable" || error.code === "busy" || error.code === "node_stopped";
+  return false;
+}
+
+export async function dispatchTask(node: MeshNode, directory: AgentsDirectory, scope: string, task: DelegatedTask, options: DispatchOptions, logger: Logger): Promise<Dispatched> {
+  const tried = new Set(options.exclude ?? []);
+  const failovers: Dispatched["failovers"] = [];
+  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
+  for (;;) {
+    const agent = directory.replicas(scope, tried).find((a) => options.accept?.(a) ?? true);
+    if (!agent) {
+      const detail = failovers.length > 0 ? `; tried ${failovers.map((f) => `${f.agent} (${f.reason})`).join(", ")}` : "";
+      throw new NoWorkerError(`no worker of scope "${scope}" can take the task${detail}`);
+    }
+    tried.add(agent.id);
+    try {
+      const raw = await directory.track(agent.id, () =>
+        node.request(agent.id, "task", task, {
+          timeoutMs: Math.max(1, deadline - Date.now()),
+          ...(options.trail ? { trail: options.trail } : {}),
+          ...(options.traceId ? { traceId: options.traceId } : {}),
+        }),
+      );
+      return { response: parseTaskResponse(raw), agent, failovers };
+    } catch (error) {
+      if (error instanceof ProtocolSchemaError) throw error;
+      if (!isReplicaFailure(error) || Date.now() >= deadline) throw error;
+      const reason = (error as Error).message;
+      logger.warn({ scope, worker: agent.id, reason }, "replica failed; failing over");
+      failovers.push({ agent: agent.id, reason });
+    }
+  }
+}

@@ -1,0 +1,57 @@
+// How a multi-hop question moves between scopes: where it starts (the scope owning the entities it
+// names), what each hop is asked (the question refined by the symbols that led there), and which
+// scope the evidence points to next ("calls X, owned by scope Y").
+import type { Citation } from "../protocol/index.js";
+import { identifiersInQuery } from "../pgc/retrieval/index.js";
+
+/** Symbols carried to the next hop as its focus. */
+export const MAX_FOCUS_SYMBOLS = 3;
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
+
+export interface Ownership {
+  ownersOf(symbol: string): readonly string[];
+}
+
+/** The scope owning most of the identifiers named in the question, or null when it names none we know. */
+export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[]): string | null {
+  const votes = new Map<string, number>();
+  for (const identifier of identifiersInQuery(question)) {
+    for (const owner of map.ownersOf(identifier)) if (scopes.includes(owner)) votes.set(owner, (votes.get(owner) ?? 0) + 1);
+  }
+  const ranked = [...votes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return ranked[0]?.[0] ?? null;
+}
+
+/** Identifiers the evidence mentions, most mentioned first: calls, includes, names in the cited code. */
+export function mentionedSymbols(citations: readonly Citation[], findings: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  const texts = [...citations.map((c) => c.content), ...findings];
+  for (const text of texts) for (const match of text.match(IDENTIFIER) ?? []) counts.set(match, (counts.get(match) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+}
+
+/** Per other scope, the symbols the evidence mentions that it owns (ambiguous symbols are skipped). */
+export function pointers(citations: readonly Citation[], findings: readonly string[], map: Ownership, here: string): Map<string, string[]> {
+  const byScope = new Map<string, string[]>();
+  for (const symbol of mentionedSymbols(citations, findings)) {
+    const owners = map.ownersOf(symbol);
+    if (owners.length !== 1 || owners[0] === here || owners.includes(here)) continue;
+    const scope = owners[0] as string;
+    byScope.set(scope, [...(byScope.get(scope) ?? []), symbol]);
+  }
+  return byScope;
+}
+
+/** The next scope the evidence leads to, among those not yet visited. */
+export function nextScope(leads: Map<string, string[]>, visited: ReadonlySet<string>, target?: string): { scope: string; focus: string[] } | null {
+  if (target && leads.has(target) && !visited.has(target)) return { scope: target, focus: (leads.get(target) ?? []).slice(0, MAX_FOCUS_SYMBOLS) };
+  const ranked = [...leads].filter(([scope]) => !visited.has(scope)).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  const best = ranked[0];
+  return best ? { scope: best[0], focus: best[1].slice(0, MAX_FOCUS_SYMBOLS) } : null;
+}
+
+/** The question a hop is asked: the original, narrowed to the symbols that led to this scope. */
+export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[]): string {
+  if (!fromScope || focus.length === 0) return question;
+  return `${question} (continuing from ${fromScope}: how are ${focus.join(", ")} implemented here?)`;
+}

@@ -1,0 +1,173 @@
+// The manager: knows the workers and the topology, delegates tasks (replica choice, fail-over,
+// re-assignment of legacy answers), answers multi-hop questions, validates every answer's evidence,
+// and records audit lines and MANIFEST.jsonl entries.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Logger } from "pino";
+import type { MeshNode } from "../../bus/index.js";
+import { manifestStatusFor, type DelegatedTask, type Grounding } from "../protocol/index.js";
+import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topology/index.js";
+import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
+import { AuditLog } from "./audit-log.js";
+import { dispatchTask, type Dispatched } from "./dispatch.js";
+import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
+import { ScopeMap } from "./scope-map.js";
+import { resolveInsideScope } from "../pgc/scan/index.js";
+import { validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
+
+export interface ManagerOptions {
+  node: MeshNode;
+  /** Directory of audit.jsonl, hops/ and MANIFEST.jsonl. */
+  auditDir: string;
+  /** The code base as the manager can read it, to verify citations itself; else replicas verify. */
+  root?: string;
+  overrides?: Overrides;
+  validation?: Partial<ValidationPolicy>;
+  logger: Logger;
+}
+
+export interface DelegationResult extends Dispatched {
+  verdict: Verdict;
+  /** Attempts made: a rejected legacy answer is re-assigned to a worker that speaks protocol 2.0. */
+  reassigned_from?: string;
+}
+
+export const PROTOCOL_WITH_EVIDENCE = "2.0";
+const BEST_SCOPE_TIMEOUT_MS = 5_000;
+
+export class Manager {
+  readonly directory: AgentsDirectory;
+  readonly scopeMap: ScopeMap;
+  readonly audit: AuditLog;
+  readonly metrics = new ValidationMetrics();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: ManagerOptions) {
+    this.logger = options.logger.child({ component: "agents:manager" });
+    this.directory = new AgentsDirectory(options.node);
+    this.scopeMap = new ScopeMap(options.node, this.directory, this.logger, options.overrides);
+    this.audit = new AuditLog(options.auditDir);
+  }
+
+  listAgents(): AgentInfo[] {
+    return this.directory.list();
+  }
+
+  topology(): Promise<ScopeGraph> {
+    return this.scopeMap.current();
+  }
+
+  /** Ask one scope a question as a grounded task. */
+  queryAgent(scope: string, question: string, grounding: Grounding = { strategy: "pgc_cite", evidence_required: true }): Promise<DelegationResult> {
+    return this.delegate({ id: newTaskId(), task: question, acceptance_criteria: [], grounding }, { scope });
+  }
+
+  /** Delegate a task to a scope, validate the answer, record it in MANIFEST.jsonl. */
+  async delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number }): Promise<DelegationResult> {
+    const first = await this.dispatchAndValidate(task, target.scope, {}, target.timeoutMs);
+    let result: DelegationResult = first;
+    if (first.verdict.code === "PROTOCOL_MISMATCH") {
+      // Seed 002 §5.1: re-assign to a worker that speaks the grounding protocol.
+      this.logger.warn({ task: task.id, worker: first.agent.id }, "answer without evidence; re-assigning to a protocol 2.0 worker");
+      const retry = await this.dispatchAndValidate(task, target.scope, { exclude: new Set([first.agent.id]), accept: (a) => a.protocol_versions.includes(PROTOCOL_WITH_EVIDENCE) }, target.timeoutMs).catch(() => null);
+      if (retry) result = { ...retry, reassigned_from: first.agent.id };
+    }
+    await this.recordManifest(task, result);
+    return result;
+  }
+
+  /** A multi-hop question: planned when `to` is given (or mode says so), else evidence-following. */
+  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode } = {}): Promise<MultiHopResult> {
+    const graph = await this.scopeMap.current();
+    const id = newTaskId();
+    const result = await answerMultiHop(
+      {
+        managerId: this.options.node.id,
+        scopes: this.directory.scopes(),
+        graph,
+        ownership: this.scopeMap,
+        dispatch: (scope, task, trail) => dispatchTask(this.options.node, this.directory, scope, task, { trail, traceId: id }, this.logger),
+        validate: (task, dispatched) => this.validate(task, dispatched),
+        storeHop: (hop, output) => this.audit.writeHopOutput(id, hop, output),
+        bestScopeFor: (q) => this.bestScopeFor(q),
+      },
+      { id, question, maxHops: options.maxHops ?? DEFAULT_MAX_HOPS, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), ...(options.mode ? { mode: options.mode } : {}) },
+    );
+    await this.audit.append({ kind: "multi_hop", ...result });
+    return result;
+  }
+
+  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean }, timeoutMs?: number): Promise<DelegationResult> {
+    const dispatched = await dispatchTask(this.options.node, this.directory, scope, task, { ...extra, ...(timeoutMs ? { timeoutMs } : {}) }, this.logger);
+    return { ...dispatched, verdict: await this.validate(task, dispatched) };
+  }
+
+  private async validate(task: DelegatedTask, dispatched: Dispatched): Promise<Verdict> {
+    const { agent, response } = dispatched;
+    const verdict = await validateResponse({
+      task,
+      response,
+      scope: { name: agent.scope, paths: agent.scope_paths },
+      readFile: this.options.root ? (path) => readInside(this.options.root as string, path) : null,
+      verifyRemote: (citations) => this.verifyElsewhere(agent, citations),
+      ...(this.options.validation ? { policy: this.options.validation } : {}),
+    });
+    this.metrics.record(verdict, response, task);
+    return verdict;
+  }
+
+  /** Another replica of the scope re-hashes the cited lines (the manager cannot read the root). */
+  private async verifyElsewhere(agent: AgentInfo, citations: readonly unknown[]): Promise<boolean[]> {
+    const other = this.directory.replicas(agent.scope, new Set([agent.id]))[0];
+    if (!other) throw new Error(`no other replica of ${agent.scope} to verify citations`);
+    return (await this.options.node.request(other.id, "verify", { citations }, { timeoutMs: BEST_SCOPE_TIMEOUT_MS })) as boolean[];
+  }
+
+  private async bestScopeFor(question: string): Promise<string | null> {
+    const asks = this.directory.scopes().map(async (scope) => {
+      const replica = this.directory.replicas(scope)[0];
+      if (!replica) return { scope, best: 0 };
+      try {
+        const result = (await this.options.node.request(replica.id, "ask", { question, top_k: 1 }, { timeoutMs: BEST_SCOPE_TIMEOUT_MS })) as { sources: { similarity: number }[] };
+        return { scope, best: result.sources[0]?.similarity ?? 0 };
+      } catch {
+        return { scope, best: 0 };
+      }
+    });
+    const ranked = (await Promise.all(asks)).filter((r) => r.best > 0).sort((a, b) => b.best - a.best);
+    return ranked[0]?.scope ?? null;
+  }
+
+  private async recordManifest(task: DelegatedTask, result: DelegationResult): Promise<void> {
+    const { response, agent, verdict } = result;
+    const status = verdict.status === "rejected" && response.status === "completed" ? "blocked" : manifestStatusFor(response.status);
+    const followups = status !== "complete" ? [verdict.reasons.join("; ") || response.result.slice(0, 200) || "see the task output"] : [];
+    const file = await this.audit.writeHopOutput(task.id, 0, { task, response, verdict, agent: agent.id });
+    await this.audit.appendManifest({
+      id: task.id,
+      file,
+      title: task.task.slice(0, 120) || task.id,
+      date: new Date().toISOString().slice(0, 10),
+      status,
+      agent_type: `worker:${agent.scope}`,
+      topics: [agent.scope, ...(response.grounding_evidence?.overlays_consulted ?? [])],
+      key_findings: response.key_findings ?? [],
+      actionable: verdict.status !== "rejected",
+      needs_followup: followups,
+      linked_tasks: [],
+    });
+  }
+}
+
+function newTaskId(): string {
+  return `q-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(4).toString("hex")}`;
+}
+
+/** Read a root-relative file, refusing anything that leaves the root (`..`, absolute, symlinks). */
+async function readInside(root: string, path: string): Promise<string | null> {
+  try {
+    return await readFile(await resolveInsideScope(root, path), "utf8");
+  } catch {
+    return null;
+  }
+}

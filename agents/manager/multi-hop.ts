@@ -1,0 +1,202 @@
+// Multi-hop questions across scopes, two ways: planned (a BFS path through the scope graph, then hop
+// by hop) and evidence-following (start where the named entities live, follow the citations into the
+// scopes they point to). Every hop is validated; only key findings and a reference to the full hop
+// output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
+import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
+import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
+import { nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
+import type { Dispatched } from "./dispatch.js";
+import type { Verdict } from "./validation/index.js";
+
+export type HopMode = "planned" | "evidence";
+
+export interface HopRecord {
+  hop: number;
+  scope: string;
+  agent: string;
+  question: string;
+  focus: string[];
+  status: TaskResponse["status"];
+  key_findings: string[];
+  citations: Pick<Citation, "file_path" | "line_start" | "line_end" | "sha256" | "similarity" | "similarity_kind" | "overlay">[];
+  confidence: string | null;
+  verdict: Pick<Verdict, "status" | "code" | "reasons" | "warnings" | "citations_checked" | "citations_verified">;
+  output_ref: string;
+  failovers: number;
+}
+
+export interface MultiHopResult {
+  id: string;
+  question: string;
+  mode: HopMode;
+  query_path: string[];
+  knowledge_chain: HopRecord[];
+  answer: string;
+  total_agents_queried: number;
+  safety: { max_hops: number; actual_hops: number; visited_agents: string[]; stopped_because: string };
+  elapsed_ms: number;
+}
+
+export interface MultiHopDeps {
+  managerId: string;
+  scopes: readonly string[];
+  graph: ScopeGraph;
+  ownership: Ownership;
+  /** Run one hop's task on a scope (replica choice and fail-over included). */
+  dispatch: (scope: string, task: DelegatedTask, trail: { path: string[]; hops: number; maxHops: number }) => Promise<Dispatched>;
+  validate: (task: DelegatedTask, dispatched: Dispatched) => Promise<Verdict>;
+  storeHop: (hop: number, output: unknown) => Promise<string>;
+  /** Which scope best answers a question when it names no known entity (asks every scope). */
+  bestScopeFor: (question: string) => Promise<string | null>;
+}
+
+export interface MultiHopRequest {
+  id: string;
+  question: string;
+  from?: string;
+  to?: string;
+  maxHops: number;
+  mode?: HopMode;
+}
+
+export class MultiHopError extends Error {
+  override readonly name = "MultiHopError";
+  constructor(
+    readonly code: "unknown_scope" | "no_path" | "hop_limit" | "no_start",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function hopTask(request: MultiHopRequest, hop: number, question: string, focus: string[], handoff: string | undefined): DelegatedTask {
+  return {
+    id: `${request.id}-hop${hop}`,
+    task: question,
+    acceptance_criteria: [],
+    ...(handoff ? { context: handoff } : {}),
+    grounding: {
+      strategy: "pgc_cite",
+      overlay_hints: ["O1", "O3"],
+      query_hints: focus.length > 0 ? [...focus, request.question] : [request.question],
+      evidence_required: true,
+    },
+  };
+}
+
+function handoffFrom(previous: HopRecord | undefined): string | undefined {
+  if (!previous) return undefined;
+  const findings = previous.key_findings.map((f) => `- ${f}`).join("\n");
+  return `Key findings from scope ${previous.scope} (hop ${previous.hop}):\n${findings}\nFull output: ${previous.output_ref}`;
+}
+
+async function runHop(deps: MultiHopDeps, request: MultiHopRequest, chain: HopRecord[], scope: string, focus: string[]): Promise<{ record: HopRecord; response: TaskResponse }> {
+  const previous = chain.at(-1);
+  const hop = chain.length;
+  const question = refineQuestion(request.question, previous?.scope ?? null, focus);
+  const task = hopTask(request, hop, question, focus, handoffFrom(previous));
+  const trail = { path: [deps.managerId, ...chain.map((h) => h.agent)], hops: hop + 1, maxHops: request.maxHops };
+  const dispatched = await deps.dispatch(scope, task, trail);
+  const verdict = await deps.validate(task, dispatched);
+  const { response } = dispatched;
+  const outputRef = await deps.storeHop(hop, { task, response, verdict, agent: dispatched.agent.id });
+  const citations = response.grounding_evidence?.citations ?? [];
+  const record: HopRecord = {
+    hop,
+    scope,
+    agent: dispatched.agent.id,
+    question,
+    focus,
+    status: response.status,
+    key_findings: response.key_findings ?? [],
+    citations: citations.map(({ file_path, line_start, line_end, sha256, similarity, similarity_kind, overlay }) => ({ file_path, line_start, line_end, sha256, similarity, similarity_kind, overlay })),
+    confidence: response.grounding_evidence?.grounding_confidence ?? null,
+    verdict: { status: verdict.status, code: verdict.code, reasons: verdict.reasons, warnings: verdict.warnings, citations_checked: verdict.citations_checked, citations_verified: verdict.citations_verified },
+    output_ref: outputRef,
+    failovers: dispatched.failovers.length,
+  };
+  return { record, response };
+}
+
+function synthesize(chain: readonly HopRecord[]): string {
+  const accepted = chain.filter((h) => h.verdict.status !== "rejected");
+  if (accepted.length === 0) return "No hop produced an accepted, grounded answer.";
+  const lines = accepted.map((h) => {
+    const findings = h.key_findings.length > 0 ? h.key_findings.slice(0, 3).join("; ") : "(no key findings)";
+    return `${h.hop + 1}. In ${h.scope}: ${findings}`;
+  });
+  return `Path ${chain.map((h) => h.scope).join(" → ")}:\n${lines.join("\n")}`;
+}
+
+async function startScope(deps: MultiHopDeps, request: MultiHopRequest): Promise<string> {
+  if (request.from) {
+    if (!deps.scopes.includes(request.from)) throw new MultiHopError("unknown_scope", `no worker serves scope "${request.from}"`);
+    return request.from;
+  }
+  const start = scopeOfEntities(request.question, deps.ownership, deps.scopes) ?? (await deps.bestScopeFor(request.question));
+  if (!start) throw new MultiHopError("no_start", "the question names nothing any scope knows; give --from SCOPE");
+  return start;
+}
+
+function plannedPath(deps: MultiHopDeps, from: string, to: string, maxHops: number): string[] {
+  if (!deps.scopes.includes(to)) throw new MultiHopError("unknown_scope", `no worker serves scope "${to}"`);
+  const found = findQueryPath(deps.graph, from, to, { maxHops: maxHops - 1 });
+  if (!found.ok) throw new MultiHopError(found.reason === "hop_limit" ? "hop_limit" : found.reason === "unknown_scope" ? "unknown_scope" : "no_path", found.detail);
+  return [...found.path];
+}
+
+export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopRequest): Promise<MultiHopResult> {
+  const started = Date.now();
+  const from = await startScope(deps, request);
+  const mode: HopMode = request.mode ?? (request.to ? "planned" : "evidence");
+  if (mode === "planned" && !request.to) throw new MultiHopError("no_path", "a planned query needs a target scope (--to)");
+  const plan = mode === "planned" ? plannedPath(deps, from, request.to as string, request.maxHops) : null;
+  const chain: HopRecord[] = [];
+  const visited = new Set<string>();
+  let scope: string | null = from;
+  let focus: string[] = [];
+  let stoppedBecause = "";
+  while (scope) {
+    if (chain.length >= request.maxHops) {
+      stoppedBecause = `hop budget of ${request.maxHops} spent`;
+      break;
+    }
+    visited.add(scope);
+    const { record, response } = await runHop(deps, request, chain, scope, focus);
+    chain.push(record);
+    const leads = pointers(response.grounding_evidence?.citations ?? [], record.key_findings, deps.ownership, scope);
+    if (record.verdict.status === "rejected") {
+      stoppedBecause = `hop ${record.hop} in ${scope} was rejected (${record.verdict.code ?? "invalid"})`;
+      break;
+    }
+    if (plan) {
+      const next = plan[chain.length];
+      if (!next) {
+        stoppedBecause = `reached ${scope}`;
+        break;
+      }
+      focus = (leads.get(next) ?? []).slice(0, 3);
+      scope = next;
+      continue;
+    }
+    if (request.to && scope === request.to) {
+      stoppedBecause = `reached ${scope}`;
+      break;
+    }
+    const next = nextScope(leads, visited, request.to);
+    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope`;
+    scope = next?.scope ?? null;
+    focus = next?.focus ?? [];
+  }
+  return {
+    id: request.id,
+    question: request.question,
+    mode,
+    query_path: chain.map((h) => h.scope),
+    knowledge_chain: chain,
+    answer: synthesize(chain),
+    total_agents_queried: new Set(chain.map((h) => h.agent)).size,
+    safety: { max_hops: request.maxHops, actual_hops: chain.length, visited_agents: chain.map((h) => h.agent), stopped_because: stoppedBecause },
+    elapsed_ms: Date.now() - started,
+  };
+}

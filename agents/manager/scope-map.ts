@@ -1,0 +1,85 @@
+// The manager's map of the code: every scope's facts (owned paths, symbols, references leaving it),
+// fetched from one replica per scope, and the scope graph derived from them. Refreshed when workers
+// join, leave or re-index.
+import type { Logger } from "pino";
+import type { MeshNode } from "../../bus/index.js";
+import { applyOverrides, deriveScopeGraph, ScopeGraph, type Overrides, type ScopeFacts, type UnresolvedReference } from "../../topology/index.js";
+import type { AgentsDirectory } from "./agents-directory.js";
+
+export const FACTS_TIMEOUT_MS = 10_000;
+
+export class ScopeMap {
+  private facts = new Map<string, ScopeFacts>();
+  private graphValue = new ScopeGraph([], []);
+  private unresolvedValue: readonly UnresolvedReference[] = [];
+  /** scope → index revision the facts were fetched at. */
+  private revisions = new Map<string, string>();
+  private owners = new Map<string, string[]>();
+
+  constructor(
+    private readonly node: MeshNode,
+    private readonly directory: AgentsDirectory,
+    private readonly logger: Logger,
+    private readonly overrides?: Overrides,
+  ) {}
+
+  get graph(): ScopeGraph {
+    return this.graphValue;
+  }
+
+  get unresolved(): readonly UnresolvedReference[] {
+    return this.unresolvedValue;
+  }
+
+  factsOf(scope: string): ScopeFacts | undefined {
+    return this.facts.get(scope);
+  }
+
+  /** True when a scope appeared, disappeared, or changed its index since the last refresh. */
+  isStale(): boolean {
+    const current = new Map(this.directory.list().map((a) => [a.scope, a.index_revision]));
+    if (current.size !== this.revisions.size) return true;
+    for (const [scope, revision] of current) if (this.revisions.get(scope) !== revision) return true;
+    return false;
+  }
+
+  async refresh(): Promise<ScopeGraph> {
+    const next = new Map<string, ScopeFacts>();
+    const revisions = new Map<string, string>();
+    for (const scope of this.directory.scopes()) {
+      const replica = this.directory.replicas(scope)[0];
+      if (!replica) continue;
+      const cached = this.facts.get(scope);
+      if (cached && this.revisions.get(scope) === replica.index_revision) {
+        next.set(scope, cached);
+        revisions.set(scope, replica.index_revision);
+        continue;
+      }
+      try {
+        next.set(scope, (await this.node.request(replica.id, "references", {}, { timeoutMs: FACTS_TIMEOUT_MS })) as ScopeFacts);
+        revisions.set(scope, replica.index_revision);
+      } catch (error) {
+        this.logger.warn({ err: error, scope, worker: replica.id }, "could not fetch the scope's references");
+      }
+    }
+    this.facts = next;
+    this.revisions = revisions;
+    this.owners = new Map();
+    for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
+    const derived = deriveScopeGraph([...next.values()]);
+    this.unresolvedValue = derived.unresolved;
+    this.graphValue = this.overrides ? applyOverrides(derived.graph, this.overrides).graph : derived.graph;
+    this.logger.info({ scopes: next.size, edges: this.graphValue.edgeCount }, "topology refreshed");
+    return this.graphValue;
+  }
+
+  /** Refresh only if the set of scopes or an index changed. */
+  async current(): Promise<ScopeGraph> {
+    return this.isStale() ? this.refresh() : this.graphValue;
+  }
+
+  /** Scopes that define a symbol, from the facts. */
+  ownersOf(symbol: string): readonly string[] {
+    return this.owners.get(symbol) ?? [];
+  }
+}
