@@ -2,6 +2,8 @@
 import type { Logger } from "pino";
 import type { Executor, ScopeInfo } from "../../agents/worker/executor.js";
 import type { ScopeKnowledge } from "../../agents/worker/knowledge.js";
+import { createExecExecutor } from "../../agents/worker/exec/exec-executor.js";
+import { externalKnowledge } from "../../agents/worker/external-ask/external-knowledge.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 /** Commands are given as one string and split on whitespace; use a wrapper script for anything fancier. */
@@ -11,13 +13,10 @@ export function splitCommand(command: string): string[] {
   return argv;
 }
 
-export async function buildKnowledge(own: ScopeKnowledge, askCommand: string | undefined, _scope: ScopeInfo, _logger: Logger): Promise<ScopeKnowledge> {
-  if (askCommand === undefined) return own;
-  splitCommand(askCommand);
-  throw new CliError("--ask-cmd is not available yet in this build", EXIT.usage);
+export function buildKnowledge(own: ScopeKnowledge, askCommand: string | undefined, scope: ScopeInfo): ScopeKnowledge {
+  return askCommand === undefined ? own : externalKnowledge(own, { command: splitCommand(askCommand), cwd: scope.root });
 }
 
-export function buildExecutor(command: string, _workspace: string, _logger: Logger): Executor {
-  splitCommand(command);
-  throw new CliError("--exec is not available yet in this build", EXIT.usage);
+export function buildExecutor(command: string, workspaceRoot: string, logger: Logger): Executor {
+  return createExecExecutor({ command: splitCommand(command), workspaceRoot, logger });
 }
