@@ -1,7 +1,16 @@
 // De-duplication of requests: (sender, message id) → running, or done with the encoded reply.
 // A retried request is answered from here and never executed twice.
+/** Upper bound on how long any entry lives. */
 export const DEFAULT_REPLY_CACHE_TTL_MS = 60_000;
 export const DEFAULT_REPLY_CACHE_MAX_ENTRIES = 20_000;
+/** Bound on the reply bytes held; beyond it the oldest entries go first. */
+export const DEFAULT_REPLY_CACHE_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * A finished reply is kept until its request's deadline plus this grace (a retry can only come
+ * before the requester gives up; the grace absorbs clock skew), not for the whole TTL — replies
+ * kept for a minute were the largest source of old-generation garbage under load.
+ */
+export const REPLY_GRACE_MS = 5_000;
 
 type Entry = { state: "running"; expiresAt: number } | { state: "done"; reply: Buffer; expiresAt: number };
 
@@ -9,12 +18,18 @@ export type CacheLookup = { state: "new" } | { state: "running" } | { state: "do
 
 export class ReplyCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
     private readonly now: () => number = Date.now,
+    private readonly maxBytes: number = DEFAULT_REPLY_CACHE_MAX_BYTES,
   ) {}
+
+  get heldBytes(): number {
+    return this.bytes;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -35,33 +50,43 @@ export class ReplyCache {
     return { state: "new" };
   }
 
-  complete(from: string, id: string, reply: Buffer): void {
-    this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt: this.now() + this.ttlMs });
+  complete(from: string, id: string, reply: Buffer, deadline?: number): void {
+    const now = this.now();
+    const keepUntil = Math.max(deadline ?? 0, now) + REPLY_GRACE_MS;
+    this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt: Math.min(now + this.ttlMs, keepUntil) });
   }
 
   /** Forget a request whose outcome must not be replayed (a retryable failure, a cancel). */
   forget(from: string, id: string): void {
-    this.entries.delete(ReplyCache.key(from, id));
+    this.delete(ReplyCache.key(from, id));
   }
 
   /** Forget every request of one sender (it restarted under a new incarnation). */
   forgetSender(from: string): void {
     const prefix = `${from}\u0000`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.delete(key);
   }
 
   sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const [key, entry] of [...this.entries]) if (entry.expiresAt <= now) this.delete(key);
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry?.state === "done") this.bytes -= entry.reply.length;
+    this.entries.delete(key);
   }
 
   private set(key: string, entry: Entry): void {
-    this.entries.delete(key);
+    this.delete(key);
     this.entries.set(key, entry);
+    if (entry.state === "done") this.bytes += entry.reply.length;
     // Map iteration is insertion order: the first key is the oldest.
-    while (this.entries.size > this.maxEntries) {
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+      if (oldest === key) break; // never evict the entry just written
+      this.delete(oldest);
     }
   }
 }

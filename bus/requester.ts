@@ -68,18 +68,28 @@ export class Requester {
     const attemptMs = Math.max(1, Math.floor(totalMs / outbound.attempts));
     const onAbort = () => entry.rejectOutcome(new CancelledError(`request ${outbound.messageId} was cancelled by the caller`));
     outbound.signal?.addEventListener("abort", onAbort, { once: true });
-    // Created before the await so the stack shows which request timed out.
-    const timeout = new TimeoutError(`no reply from ${outbound.peerId} before the deadline (${totalMs} ms)`);
-    const deadlineTimer = setTimeout(() => entry.rejectOutcome(timeout), totalMs);
+    // The error is built only when the deadline fires: a stack per request is the hot path's biggest cost.
+    const deadlineTimer = setTimeout(
+      () => entry.rejectOutcome(new TimeoutError(`no reply from ${outbound.peerId} to request ${outbound.messageId} before the deadline (${totalMs} ms)`)),
+      totalMs,
+    );
     try {
       if (outbound.signal?.aborted) onAbort();
+      try {
+        // The first attempt runs directly; p-retry (and its promise hops) only after a retryable failure.
+        return await this.attempt(entry, attemptMs);
+      } catch (error) {
+        if (entry.settled || outbound.attempts <= 1 || !isRetryable(error as Error)) throw error;
+        this.deps.countRetry();
+        await this.respectRetryAfter(error as Error, entry);
+      }
       const retried = pRetry(() => this.attempt(entry, attemptMs), {
-        retries: outbound.attempts - 1,
+        retries: outbound.attempts - 2,
         factor: 2,
         minTimeout: RETRY_MIN_BACKOFF_MS,
         maxTimeout: RETRY_MAX_BACKOFF_MS,
         randomize: true,
-        maxRetryTime: totalMs,
+        maxRetryTime: Math.max(1, outbound.deadline - Date.now()),
         shouldRetry: ({ error }) => !entry.settled && isRetryable(error),
         onFailedAttempt: async ({ error, retriesLeft }) => {
           if (retriesLeft <= 0 || entry.settled || !isRetryable(error)) return;

@@ -111,6 +111,8 @@ export class Responder {
   private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, controller: AbortController, key: string): Promise<void> {
     const deadline = envelope.deadline ?? Date.now() + 60_000;
     const timer = setTimeout(() => controller.abort(new Error("deadline passed")), Math.max(0, deadline - Date.now()));
+    const baseLogger = this.deps.logger;
+    let childLogger: Logger | undefined;
     const context: RequestContext = {
       from: envelope.from,
       messageId: envelope.id,
@@ -121,13 +123,17 @@ export class Responder {
       maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
       path: envelope.path ?? [envelope.from],
       signal: controller.signal,
-      logger: this.deps.logger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from }),
+      // Built on first use: most handlers never log, and a child logger per request is measurable.
+      get logger() {
+        childLogger ??= baseLogger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from });
+        return childLogger;
+      },
     };
     try {
       const result = await handler(envelope.body.args, context);
       if (controller.signal.aborted) return; // cancelled: the requester no longer waits
       const frame = this.deps.reply(to, envelope, { result });
-      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame);
+      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
       this.deps.count("handled");
     } catch (error) {
       this.deps.count("handler_error");
@@ -135,7 +141,7 @@ export class Responder {
       context.logger.warn({ err: error, code: wire.code }, "handler failed");
       const frame = this.deps.reply(to, envelope, { error: wire });
       // A retryable failure must run again on retry, so its reply is not replayed from the cache.
-      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame);
+      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
       else this.deps.cache.forget(envelope.from, envelope.id);
     } finally {
       clearTimeout(timer);

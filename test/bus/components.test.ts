@@ -53,7 +53,7 @@ describe("ReplyCache", () => {
     cache.complete("a", "1", Buffer.from("r"));
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "done", reply: Buffer.from("r") });
     expect(cache.begin("b", "1", undefined)).toEqual({ state: "new" });
-    now = 1_001;
+    now = 60_001;
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "new" });
   });
 
@@ -63,6 +63,28 @@ describe("ReplyCache", () => {
     cache.begin("a", "1", 5_000);
     now = 4_000;
     expect(cache.begin("a", "1", 5_000)).toEqual({ state: "running" });
+  });
+
+  it("keeps a finished reply until its request's deadline plus a grace, not the whole TTL", () => {
+    let now = 0;
+    const cache = new ReplyCache(60_000, 10, () => now);
+    cache.begin("a", "1", 2_000);
+    cache.complete("a", "1", Buffer.from("r"), 2_000);
+    now = 6_999;
+    expect(cache.begin("a", "1", 2_000).state).toBe("done");
+    now = 7_001;
+    expect(cache.begin("a", "1", 2_000).state).toBe("new");
+  });
+
+  it("bounds the reply bytes it holds, evicting the oldest", () => {
+    const cache = new ReplyCache(60_000, 100, Date.now, 10);
+    for (const id of ["1", "2", "3"]) {
+      cache.begin("a", id, undefined);
+      cache.complete("a", id, Buffer.alloc(4));
+    }
+    expect(cache.heldBytes).toBe(8);
+    expect(cache.begin("a", "1", undefined).state).toBe("new");
+    expect(cache.begin("a", "3", undefined).state).toBe("done");
   });
 
   it("evicts the oldest entry beyond its bound", () => {
