@@ -19,11 +19,16 @@ export class AuditLog {
     return this.ready;
   }
 
-  /** Store a hop's full output; returns the reference (relative to the audit dir) handed to the next hop. */
+  /** The reference (relative to the audit dir) of a hop's stored output. */
+  hopRef(traceId: string, hop: number): string {
+    return `${HOPS_DIR}/${traceId}-hop${hop}.json`;
+  }
+
+  /** Store a hop's full output; returns the reference handed to the next hop. */
   async writeHopOutput(traceId: string, hop: number, output: unknown): Promise<string> {
     await this.ensure();
-    const ref = `${HOPS_DIR}/${traceId}-hop${hop}.json`;
-    await writeFile(join(this.dir, ref), JSON.stringify(output, null, 2));
+    const ref = this.hopRef(traceId, hop);
+    await writeFile(join(this.dir, ref), JSON.stringify(output));
     return ref;
   }
 

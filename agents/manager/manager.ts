@@ -2,7 +2,7 @@
 // re-assignment of legacy answers), answers multi-hop questions, validates every answer's evidence,
 // and records audit lines and MANIFEST.jsonl entries.
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
 import { manifestStatusFor, type DelegatedTask, type Grounding } from "../protocol/index.js";
@@ -34,12 +34,15 @@ export interface DelegationResult extends Dispatched {
 
 export const PROTOCOL_WITH_EVIDENCE = "2.0";
 const BEST_SCOPE_TIMEOUT_MS = 5_000;
+/** Files whose text the manager keeps for citation checks (oldest dropped first). */
+const SOURCE_CACHE_FILES = 256;
 
 export class Manager {
   readonly directory: AgentsDirectory;
   readonly scopeMap: ScopeMap;
   readonly audit: AuditLog;
   readonly metrics = new ValidationMetrics();
+  private readonly sources: SourceReader;
   private readonly logger: Logger;
 
   constructor(private readonly options: ManagerOptions) {
@@ -47,6 +50,7 @@ export class Manager {
     this.directory = new AgentsDirectory(options.node);
     this.scopeMap = new ScopeMap(options.node, this.directory, this.logger, options.overrides);
     this.audit = new AuditLog(options.auditDir);
+    this.sources = new SourceReader(options.root ?? "");
   }
 
   listAgents(): AgentInfo[] {
@@ -88,7 +92,7 @@ export class Manager {
         ownership: this.scopeMap,
         dispatch: (scope, task, trail) => dispatchTask(this.options.node, this.directory, scope, task, { trail, traceId: id }, this.logger),
         validate: (task, dispatched) => this.validate(task, dispatched),
-        storeHop: (hop, output) => this.audit.writeHopOutput(id, hop, output),
+        storeHop: (hop, output) => ({ ref: this.audit.hopRef(id, hop), written: this.audit.writeHopOutput(id, hop, output).then(() => undefined) }),
         bestScopeFor: (q) => this.bestScopeFor(q),
       },
       { id, question, maxHops: options.maxHops ?? DEFAULT_MAX_HOPS, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), ...(options.mode ? { mode: options.mode } : {}) },
@@ -108,7 +112,7 @@ export class Manager {
       task,
       response,
       scope: { name: agent.scope, paths: agent.scope_paths },
-      readFile: this.options.root ? (path) => readInside(this.options.root as string, path) : null,
+      readFile: this.options.root ? (path) => this.sources.read(path) : null,
       verifyRemote: (citations) => this.verifyElsewhere(agent, citations),
       ...(this.options.validation ? { policy: this.options.validation } : {}),
     });
@@ -163,11 +167,28 @@ function newTaskId(): string {
   return `q-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(4).toString("hex")}`;
 }
 
-/** Read a root-relative file, refusing anything that leaves the root (`..`, absolute, symlinks). */
-async function readInside(root: string, path: string): Promise<string | null> {
-  try {
-    return await readFile(await resolveInsideScope(root, path), "utf8");
-  } catch {
-    return null;
+/**
+ * The manager's view of the code root, for checking citations. Reads are cached by path and checked
+ * against the file's size and mtime, so a file that changed is read again; paths that leave the root
+ * (`..`, absolute, symlinks) are refused.
+ */
+class SourceReader {
+  private readonly cache = new Map<string, { size: number; mtimeMs: number; text: string }>();
+
+  constructor(private readonly root: string) {}
+
+  async read(path: string): Promise<string | null> {
+    try {
+      const absolute = await resolveInsideScope(this.root, path);
+      const info = await stat(absolute);
+      const cached = this.cache.get(absolute);
+      if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.text;
+      const text = await readFile(absolute, "utf8");
+      this.cache.set(absolute, { size: info.size, mtimeMs: info.mtimeMs, text });
+      if (this.cache.size > SOURCE_CACHE_FILES) this.cache.delete(this.cache.keys().next().value as string);
+      return text;
+    } catch {
+      return null;
+    }
   }
 }

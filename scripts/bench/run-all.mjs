@@ -15,6 +15,7 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BENCHMARKS = [
   { name: "bus", script: "dist/scripts/bench/bus.js" },
   { name: "pgc", script: "dist/scripts/bench/pgc.js" },
+  { name: "multihop", script: "dist/scripts/bench/multihop.js" },
 ];
 const FORWARDED_FLAGS = new Set(["--quick", "--json"]);
 

@@ -1,0 +1,113 @@
+// Multi-hop benchmark: a 4-hop planned question through the manager over workers that answer
+// instantly (in their own processes), against 4 sequential raw ZeroMQ round trips and 4 sequential
+// bus `task` requests, measured in the same run. Usage: node dist/scripts/bench/multihop.js [--quick] [--json]
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pino from "pino";
+import { MeshNode } from "../../bus/index.js";
+import { Manager } from "../../agents/manager/manager.js";
+import { connectRawClient } from "./bus-clients.js";
+import { spawnServer } from "./bus-server-process.js";
+import { benchEnvironment, formatTable, percentile, ratio, roundTo, sortedAscending, writeJsonFile } from "./stats.js";
+
+const HOPS = 4;
+const RESULT_FILE = "bench-results/multihop.json";
+const WORKER_SCRIPT = fileURLToPath(new URL("./instant-worker.js", import.meta.url));
+const BODY = "x".repeat(512);
+
+function startWorker(index: number, root: string, registry: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [WORKER_SCRIPT, "--index", String(index), "--root", root, "--registry", registry], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", () => resolve(child));
+    child.once("exit", (code) => reject(new Error(`instant worker ${index} exited (${code})`)));
+  });
+}
+
+async function timeSamples(count: number, work: () => Promise<unknown>): Promise<Float64Array> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = process.hrtime.bigint();
+    await work();
+    samples.push(Number(process.hrtime.bigint() - started) / 1_000);
+  }
+  return sortedAscending(samples);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" } } });
+  const rounds = values.quick ? 20 : 200;
+  const dir = mkdtempSync(join(tmpdir(), "mesh-bench-multihop-"));
+  const registry = join(dir, "registry");
+  const children: ChildProcess[] = [];
+  let node: MeshNode | undefined;
+  const raw = await spawnServer("raw", "tcp://127.0.0.1:*");
+  try {
+    for (let i = 0; i < HOPS; i++) {
+      mkdirSync(join(dir, `s${i}`), { recursive: true });
+      writeFileSync(join(dir, `s${i}`, "code.c"), `void sym_s${i}(void) { sym_s${i + 1}(); }\n`);
+    }
+    for (let i = 0; i < HOPS; i++) children.push(await startWorker(i, dir, registry));
+    node = new MeshNode({ id: "bench-manager", role: "manager", registryDir: registry, gossipMs: 200 });
+    await node.start();
+    while (node.peers().filter((p) => p.state === "alive").length < HOPS) await new Promise((r) => setTimeout(r, 20));
+    const manager = new Manager({ node, auditDir: join(dir, "audit"), root: dir, logger: pino({ level: "silent" }) });
+    const meshNode = node;
+    const rawClient = await connectRawClient(raw.ready, BODY);
+    const task = (i: number) => meshNode.request(`s${i}-instant`, "task", { id: `t${i}`, task: "q", acceptance_criteria: [] });
+    const askOnce = async () => {
+      const result = await manager.ask("How does sym_s0 reach sym_s3?", { from: "s0", to: `s${HOPS - 1}` });
+      if (result.query_path.length !== HOPS) throw new Error(`expected ${HOPS} hops, got ${result.query_path.join(" → ")}`);
+    };
+    for (let i = 0; i < 10; i++) {
+      await askOnce();
+      for (let h = 0; h < HOPS; h++) await rawClient.call();
+    }
+    const multihop = await timeSamples(rounds, askOnce);
+    const rawChain = await timeSamples(rounds, async () => {
+      for (let h = 0; h < HOPS; h++) await rawClient.call();
+    });
+    const busChain = await timeSamples(rounds, async () => {
+      for (let h = 0; h < HOPS; h++) await task(h);
+    });
+    await rawClient.close();
+    const p50 = (s: Float64Array) => roundTo(percentile(s, 0.5), 1);
+    const result = {
+      hops: HOPS,
+      rounds,
+      multihop_p50_us: p50(multihop),
+      multihop_p99_us: roundTo(percentile(multihop, 0.99), 1),
+      raw_4_rtt_p50_us: p50(rawChain),
+      bus_4_tasks_p50_us: p50(busChain),
+      overhead_vs_raw: ratio(p50(multihop), p50(rawChain)),
+      overhead_vs_bus: ratio(p50(multihop), p50(busChain)),
+      target_overhead_vs_raw: 1.5,
+      environment: benchEnvironment(),
+      date: new Date().toISOString(),
+    };
+    writeJsonFile(RESULT_FILE, result);
+    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else {
+      const rows = [
+        ["4-hop planned question via the manager", String(result.multihop_p50_us), "1.00×"],
+        ["4 sequential bus task requests (no manager)", String(result.bus_4_tasks_p50_us), `${result.overhead_vs_bus}× less`],
+        ["4 sequential raw ZeroMQ round trips", String(result.raw_4_rtt_p50_us), `${result.overhead_vs_raw}× less`],
+      ];
+      process.stdout.write(`${formatTable(["what", "p50 (µs)", "multi-hop is"], rows)}\n(${rounds} rounds; JSON in ${RESULT_FILE})\n`);
+    }
+  } finally {
+    await node?.stop();
+    for (const child of children) child.kill("SIGTERM");
+    await raw.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:multihop failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});
