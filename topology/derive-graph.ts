@@ -20,6 +20,8 @@ export interface CodeReference {
   from_file: string;
   /** 1-based line of the reference in `from_file`. */
   line: number;
+  /** How many identical references this entry stands for (scopes aggregate them); 1 when absent. */
+  count?: number;
 }
 
 /** What one scope owns and what it refers to. */
@@ -136,7 +138,8 @@ function record(
   if (resolution.scopes.includes(scope)) return "self";
   if (resolution.scopes.length > 1 && policy === "skip") return "unresolved";
   const example = reference.kind === "call" ? reference.target : resolution.resolvedAs;
-  for (const to of resolution.scopes) builder.addReference({ from: scope, to, kind: reference.kind, example });
+  const count = reference.count ?? 1;
+  for (const to of resolution.scopes) builder.addReference({ from: scope, to, kind: reference.kind, example, count });
   return "edge";
 }
 

@@ -1,12 +1,12 @@
 // One scope's PGC in memory: retrieval with calibrated similarity, checkable citations, `ask`, and
 // the code facts (symbols, cross-scope references) the manager builds its topology from.
 import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
-import type { ScopeFacts } from "../../topology/index.js";
+import type { CodeReference, ScopeFacts } from "../../topology/index.js";
 import { askResult } from "./ask.js";
 import { citeHit, FileReader, verifyCitation } from "./cite.js";
 import { retrieve, type EdgeMap, type RetrievalPgc } from "./retrieval/index.js";
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
-import type { IndexDoc, Overlay } from "./types.js";
+import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
 
 export interface PgcQueryOptions {
@@ -31,6 +31,22 @@ function edgeMap(docs: readonly IndexDoc[]): EdgeMap {
     add(doc.symbol, doc.id);
   }
   return edges;
+}
+
+/**
+ * One entry per (kind, target), with its count and first location: a large scope makes tens of
+ * thousands of identical references, and the topology needs only how many there are.
+ */
+function aggregateReferences(references: readonly CrossScopeReference[]): CodeReference[] {
+  const byKey = new Map<string, CodeReference>();
+  for (const r of references) {
+    const target = r.resolved_outside ?? r.target;
+    const key = `${r.kind}\0${target}`;
+    const seen = byKey.get(key);
+    if (seen) seen.count = (seen.count ?? 1) + 1;
+    else byKey.set(key, { kind: r.kind, target, from_file: r.from_file, line: r.line, count: 1 });
+  }
+  return [...byKey.values()];
 }
 
 export class Pgc {
@@ -85,7 +101,7 @@ export class Pgc {
       scope: this.scope,
       paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
       symbols,
-      references: this.data.crossScopeReferences.map((r) => ({ kind: r.kind, target: r.resolved_outside ?? r.target, from_file: r.from_file, line: r.line })),
+      references: aggregateReferences(this.data.crossScopeReferences),
     };
   }
 

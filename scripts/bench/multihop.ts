@@ -18,6 +18,7 @@ import { benchEnvironment, formatTable, percentile, ratio, roundTo, sortedAscend
 const HOPS = 4;
 const RESULT_FILE = "bench-results/multihop.json";
 const WORKER_SCRIPT = fileURLToPath(new URL("./instant-worker.js", import.meta.url));
+const MESH_BIN = fileURLToPath(new URL("../../../bin/mesh.js", import.meta.url));
 const BODY = "x".repeat(512);
 
 function startWorker(index: number, root: string, registry: string): Promise<ChildProcess> {
@@ -38,8 +39,55 @@ async function timeSamples(count: number, work: () => Promise<unknown>): Promise
   return sortedAscending(samples);
 }
 
+/** `--kernel DIR`: a real 3–4 hop question over worker processes indexing parts of a Linux tree. */
+async function realKernel(root: string, json: boolean): Promise<void> {
+  const scopes: Record<string, string[]> = {
+    drivers: ["drivers/net/ethernet/intel/e1000/"],
+    net: ["net/core/", "include/linux/skbuff.h", "include/linux/netdevice.h"],
+    kernel: ["kernel/dma/", "include/linux/dma-mapping.h"],
+    mm: ["mm/", "include/linux/gfp.h"],
+  };
+  const dir = mkdtempSync(join(tmpdir(), "mesh-bench-kernel-"));
+  const registry = join(dir, "registry");
+  const children: ChildProcess[] = [];
+  let node: MeshNode | undefined;
+  try {
+    const started = Date.now();
+    const readyAt: Record<string, number> = {};
+    await Promise.all(
+      Object.entries(scopes).map(async ([scope, paths]) => {
+        const args = [MESH_BIN, "worker", "--scope", scope, "--root", root, ...paths.flatMap((p) => ["--scope-path", p]), "--registry", registry, "--cache", join(dir, "cache"), "--log-level", "warn"];
+        const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "ignore"] });
+        children.push(child);
+        await new Promise<void>((resolve, reject) => {
+          createInterface({ input: child.stdout! }).once("line", () => resolve());
+          child.once("exit", (code) => reject(new Error(`worker ${scope} exited (${code})`)));
+        });
+        readyAt[scope] = Date.now() - started;
+      }),
+    );
+    node = new MeshNode({ id: "bench-manager", role: "manager", registryDir: registry, gossipMs: 200 });
+    await node.start();
+    while (node.peers().filter((p) => p.state === "alive").length < Object.keys(scopes).length) await new Promise((r) => setTimeout(r, 20));
+    const manager = new Manager({ node, auditDir: join(dir, "audit"), root, logger: pino({ level: "silent" }) });
+    const question = "How does the e1000 driver allocate DMA buffers?";
+    const planned = await manager.ask(question, { from: "drivers", to: "mm" });
+    const followed = await manager.ask(question);
+    const times = await timeSamples(5, () => manager.ask(question, { from: "drivers", to: "mm" }));
+    const summary = (r: typeof planned) => ({ path: r.query_path, hops: r.safety.actual_hops, verdicts: r.knowledge_chain.map((h) => h.verdict.status), citations: r.knowledge_chain.map((h) => h.citations.length), stopped_because: r.safety.stopped_because });
+    const result = { root, scopes, index_ready_ms: readyAt, planned: summary(planned), evidence_following: summary(followed), planned_e2e_p50_ms: roundTo(percentile(times, 0.5) / 1000, 1), answer: planned.answer, environment: benchEnvironment(), date: new Date().toISOString() };
+    writeJsonFile("bench-results/multihop-kernel.json", result);
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await node?.stop();
+    for (const child of children) child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" } } });
+  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" }, kernel: { type: "string" } } });
+  if (values.kernel) return realKernel(values.kernel, values.json === true);
   const rounds = values.quick ? 20 : 200;
   const dir = mkdtempSync(join(tmpdir(), "mesh-bench-multihop-"));
   const registry = join(dir, "registry");
