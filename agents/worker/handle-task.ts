@@ -84,7 +84,10 @@ async function gather(queries: string[], deps: TaskDeps, overlays: OverlayId[] |
   const found: Citation[] = [];
   const seen = new Set<string>();
   for (const query of queries) {
-    const hits = await withTimeout(deps.source.query(query, { overlays, topK: EVIDENCE_PER_QUERY, signal: call.signal }), budget, `PGC query "${query.slice(0, 60)}"`);
+    const hits = await withTimeout(deps.source.query(query, { overlays, topK: EVIDENCE_PER_QUERY, signal: call.signal }), budget, `PGC query "${query.slice(0, 60)}"`).catch((error: unknown) => {
+      // Any failure of the evidence source is a PGC failure: the task is blocked, not failed (seed 002 §5.2).
+      throw error instanceof TaskError ? error : new TaskError("PGC_QUERY_FAILED", `PGC query failed: ${(error as Error).message ?? String(error)}`);
+    });
     for (const hit of hits) {
       const key = `${hit.file_path}:${hit.line_start}-${hit.line_end}`;
       if (!seen.has(key)) {
