@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { MESH_BIN } from "../../helpers/processes.js";
 import { Manager } from "../../../agents/manager/manager.js";
 import { MultiHopError } from "../../../agents/manager/multi-hop.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
@@ -78,6 +81,11 @@ describe("the manager over the demo kernel", () => {
   it("records every multi-hop answer in the audit log and every delegation in MANIFEST.jsonl", async () => {
     const result = await manager.ask("Where is dma_alloc_coherent defined?", { from: "kernel", to: "kernel" });
     expect(await manager.audit.find(result.id)).toMatchObject({ id: result.id, kind: "multi_hop" });
+    const trace = await promisify(execFile)(process.execPath, [MESH_BIN, "trace", result.id, "--audit", join(fleet.dir, "audit")]);
+    expect(trace.stdout).toMatch(/path kernel/);
+    expect(trace.stdout).toMatch(/cites kernel\//);
+    const missing = await promisify(execFile)(process.execPath, [MESH_BIN, "trace", "nope", "--audit", join(fleet.dir, "audit")]).catch((e: { code: number }) => e);
+    expect((missing as { code: number }).code).toBe(65);
     const delegated = await manager.delegate({ id: "T-manifest", task: "alloc_pages", acceptance_criteria: ["alloc_pages"], grounding: { strategy: "pgc_cite", evidence_required: true } }, { scope: "mm" });
     expect(delegated.verdict.status).not.toBe("rejected");
     const lines = readFileSync(join(fleet.dir, "audit", "MANIFEST.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; status: string });
