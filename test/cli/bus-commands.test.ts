@@ -97,13 +97,24 @@ describe("mesh node / peers / ping", () => {
     }
   });
 
-  it("the demo runs end to end and leaves nothing running", { timeout: 60_000 }, async () => {
-    const demo = await mesh("demo");
+  it("the bus demo runs end to end and leaves nothing running", { timeout: 60_000 }, async () => {
+    const demo = await mesh("demo", "--bus");
     expect(demo.code).toBe(0);
     expect(demo.stdout).toMatch(/alpha sees every other node alive: beta, delta, gamma/);
     expect(demo.stdout).toMatch(/noticed gamma was gone/);
     expect(demo.stdout).toMatch(/All nodes stopped/);
     const pids = [...demo.stdout.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(4);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it("the main demo answers a multi-hop question over a fleet and leaves nothing running", { timeout: 120_000 }, async () => {
+    const demo = await mesh("demo");
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/Path: drivers → kernel → mm {2}\(planned/);
+    expect(demo.stdout).toMatch(/verdict: accepted/);
+    expect(demo.stdout).toMatch(/ 0 rejected\./);
+    const pids = [...demo.stdout.matchAll(/^ {2}\w+ +\w+-(\d+) /gm)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(4);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });

@@ -1,107 +1,29 @@
-// `mesh demo`: start a small local mesh of real processes and show it working end to end.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { MeshClient } from "../../../bus/index.js";
+// `mesh demo`: the main job on the bundled demo corpus, or (`--bus`) the bare bus.
+import { runBusDemo } from "../../demo/bus-demo.js";
+import { runFleetDemo } from "../../demo/fleet-demo.js";
 import { createLogger } from "../../logging.js";
-import { fetchMeshView } from "../../mesh-view.js";
 import { logLevelOf, parse } from "../args.js";
-import { CliError, EXIT } from "../exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
-export const HELP = `Usage: mesh demo
+export const HELP = `Usage: mesh demo [--bus]
 
-Start four mesh nodes as separate processes on this machine (zero-config, through a temporary registry
-directory), show that they find each other, time a request/reply round trip, kill one node and show the
-others detect it, then stop the rest gracefully. Takes a few seconds; leaves nothing running.`;
+Start a fleet over the bundled demo kernel — one worker process per subsystem (net, drivers, kernel, mm),
+each building its grounded index — discover the topology from the code, ask a multi-hop question
+("How does the e1000 driver allocate DMA buffers?") by a planned route and by following the evidence,
+print the path, the per-hop findings and citations and the validation verdicts, then stop everything.
 
-const NODE_IDS = ["alpha", "beta", "gamma", "delta"];
-const DEMO_LIVENESS = ["--heartbeat-ms", "200", "--suspect-ms", "600", "--expire-ms", "2000"];
-const WAIT_LIMIT_MS = 15_000;
-const POLL_MS = 100;
-const MESH_BIN = fileURLToPath(new URL("../../../../bin/mesh.js", import.meta.url));
-
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + WAIT_LIMIT_MS;
-  while (Date.now() < until) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-  throw new CliError(`demo: gave up waiting for ${what}`, EXIT.failed);
-}
-
-function startNode(id: string, registry: string): Promise<{ child: ChildProcess; endpoint: string }> {
-  const child = spawn(process.execPath, [MESH_BIN, "node", "--id", id, "--registry", registry, "--log-level", "warn", ...DEMO_LIVENESS], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", (line) => resolve({ child, endpoint: (JSON.parse(line) as { endpoint: string }).endpoint }));
-    child.once("exit", (code) => reject(new CliError(`demo: node ${id} exited with ${code} before it was ready`, EXIT.failed)));
-  });
-}
+Options:
+  --bus              instead, start four bare mesh nodes, show discovery, a round trip and the
+                     detection of a killed node
+  --log-level LEVEL  (default warn)
+  -h, --help         show this help`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {});
+  const { values } = parse(argv, { bus: { type: "boolean" } });
   if (values.help) {
-    say(HELP);
+    process.stdout.write(`${HELP}\n`);
     return EXIT.ok;
   }
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
-  const registry = mkdtempSync(join(tmpdir(), "mesh-demo-"));
-  const children = new Map<string, ChildProcess>();
-  try {
-    say(`Starting ${NODE_IDS.length} nodes as separate processes, discovering each other through ${registry}`);
-    for (const id of NODE_IDS) {
-      const { child, endpoint } = await startNode(id, registry);
-      children.set(id, child);
-      say(`  ${id.padEnd(6)} pid ${child.pid}  ${endpoint}`);
-    }
-    const target = { seeds: [], registryDir: registry };
-    const view = await waitFor("the mesh to converge", async () => {
-      const v = await fetchMeshView(target, logger);
-      return v.peers.filter((p) => p.state === "alive").length === NODE_IDS.length - 1 ? v : undefined;
-    });
-    say(`\n${view.self.id} sees every other node alive: ${view.peers.map((p) => p.card.id).sort().join(", ")}`);
-
-    const delta = view.peers.find((p) => p.card.id === "delta") ?? view.peers[0];
-    const client = new MeshClient({ endpoint: delta?.card.endpoint ?? view.self.endpoint, logger });
-    const rtts: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const started = process.hrtime.bigint();
-      await client.request("ping", {});
-      rtts.push(Number(process.hrtime.bigint() - started) / 1_000);
-    }
-    await client.close();
-    rtts.sort((a, b) => a - b);
-    say(`20 request/reply round trips to delta (CRC-checked msgpack frames): median ${Math.round(rtts[10] ?? 0)} µs`);
-
-    say(`\nKilling gamma with SIGKILL (no goodbye) ...`);
-    const started = Date.now();
-    children.get("gamma")?.kill("SIGKILL");
-    children.delete("gamma");
-    await waitFor("gamma to expire", async () => {
-      const v = await fetchMeshView({ seeds: [view.self.endpoint] }, logger);
-      return v.peers.some((p) => p.card.id === "gamma") ? undefined : v;
-    });
-    say(`${view.self.id} noticed gamma was gone after ${((Date.now() - started) / 1_000).toFixed(1)} s (expiry bound 2 s); the others keep working.`);
-  } finally {
-    say(`\nStopping the remaining nodes gracefully (SIGTERM: goodbye, drain, close) ...`);
-    await Promise.all(
-      [...children.values()].map(
-        (child) => new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-      ),
-    );
-    rmSync(registry, { recursive: true, force: true });
-  }
-  say("All nodes stopped. Nothing is left running.");
-  return EXIT.ok;
+  return values.bus ? runBusDemo(logger) : runFleetDemo(logger);
 }
