@@ -4,6 +4,7 @@ import * as demoCommand from "./commands/demo.js";
 import * as nodeCommand from "./commands/node.js";
 import * as peersCommand from "./commands/peers.js";
 import * as pingCommand from "./commands/ping.js";
+import * as scopesCommand from "./commands/scopes.js";
 import * as traceCommand from "./commands/trace.js";
 import * as workerCommand from "./commands/worker.js";
 
@@ -18,6 +19,7 @@ export const commands: Record<string, Command> = {
   node: { summary: "run a bare mesh node (prints a ready JSON line)", run: nodeCommand.run },
   peers: { summary: "list the nodes of a mesh with state and age", run: peersCommand.run },
   ping: { summary: "time request/reply round trips to one node", run: pingCommand.run },
+  scopes: { summary: "propose a split of a code base into scopes (a scopes file to edit)", run: scopesCommand.run },
   trace: { summary: "replay the audit record of a multi-hop answer", run: traceCommand.run },
   worker: { summary: "run the worker agent of one scope on the mesh", run: workerCommand.run },
 };

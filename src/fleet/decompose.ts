@@ -55,18 +55,20 @@ interface Piece {
   paths: string[];
   lines: number;
   files: number;
+  /** The directory whose split produced this piece: only siblings are packed together. */
+  parent: string;
 }
 
 /** Pieces no larger than the target where possible: whole directories, or loose files of a directory. */
-function pieces(dir: DirNode, target: number): Piece[] {
-  if (dir.lines <= target && dir.path !== "") return [{ paths: [dir.path], lines: dir.lines, files: dir.files }];
+function pieces(dir: DirNode, target: number, parent: string): Piece[] {
+  if (dir.lines <= target && dir.path !== "") return [{ paths: [dir.path], lines: dir.lines, files: dir.files, parent }];
   const out: Piece[] = [];
-  for (const child of [...dir.dirs.values()].sort((a, b) => a.path.localeCompare(b.path))) out.push(...pieces(child, target));
-  let group: Piece = { paths: [], lines: 0, files: 0 };
+  for (const child of [...dir.dirs.values()].sort((a, b) => a.path.localeCompare(b.path))) out.push(...pieces(child, target, dir.path));
+  let group: Piece = { paths: [], lines: 0, files: 0, parent: dir.path };
   for (const file of [...dir.loose].sort((a, b) => a.path.localeCompare(b.path))) {
     if (group.paths.length > 0 && group.lines + file.lines > target) {
       out.push(group);
-      group = { paths: [], lines: 0, files: 0 };
+      group = { paths: [], lines: 0, files: 0, parent: dir.path };
     }
     group.paths.push(file.path);
     group.lines += file.lines;
@@ -81,11 +83,11 @@ function pack(all: readonly Piece[], target: number): Piece[] {
   const packed: Piece[] = [];
   for (const piece of all) {
     const last = packed.at(-1);
-    if (last && last.lines + piece.lines <= target && last.lines < target / 2) {
+    if (last && last.parent === piece.parent && last.lines + piece.lines <= target && last.lines < target / 2) {
       last.paths.push(...piece.paths);
       last.lines += piece.lines;
       last.files += piece.files;
-    } else packed.push({ paths: [...piece.paths], lines: piece.lines, files: piece.files });
+    } else packed.push({ ...piece, paths: [...piece.paths] });
   }
   return packed;
 }
@@ -104,5 +106,5 @@ export function proposeScopes(files: readonly SizedFile[], targetLines = DEFAULT
   if (files.length === 0) return [];
   const tree = buildTree(files);
   const taken = new Set<string>();
-  return pack(pieces(tree, targetLines), targetLines).map((piece) => ({ name: nameFor(piece, taken), paths: piece.paths, files: piece.files, lines: piece.lines }));
+  return pack(pieces(tree, targetLines, ""), targetLines).map((piece) => ({ name: nameFor(piece, taken), paths: piece.paths, files: piece.files, lines: piece.lines }));
 }

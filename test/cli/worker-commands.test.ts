@@ -59,3 +59,18 @@ describe("mesh worker", () => {
     expect(noMesh.stderr).toMatch(/--seed ENDPOINT or --registry DIR/);
   });
 });
+
+describe("mesh scopes", () => {
+  it("proposes a scopes file that covers every file once", async () => {
+    const { code, stdout } = await mesh("scopes", C_KERNEL_DIR, "--target-lines", "400", "--json");
+    expect(code).toBe(0);
+    const file = JSON.parse(stdout) as { target_lines: number; scopes: { name: string; paths: string[]; lines: number }[] };
+    expect(file.target_lines).toBe(400);
+    const paths = file.scopes.flatMap((s) => s.paths);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths.some((p) => p.startsWith("mm/"))).toBe(true);
+    expect(new Set(file.scopes.map((s) => s.name)).size).toBe(file.scopes.length);
+    expect((await mesh("scopes")).code).toBe(64);
+    expect((await mesh("scopes", join(cache, "missing"))).code).toBe(65);
+  });
+});
