@@ -1,27 +1,28 @@
 // `mesh trace ID`: replay the audit record of a multi-hop answer — its path, and per hop the question
 // asked, the findings, the citations and the verdict.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { AuditLog } from "../../../agents/manager/audit-log.js";
-import type { HopRecord, MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import type { MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import { meshHome } from "../../fleet/fleet-dir.js";
+import { formatResult } from "../../multi-hop-report.js";
 import { parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
 
-export const HELP = `Usage: mesh trace ID --audit DIR [--json]
+export const HELP = `Usage: mesh trace ID [--audit DIR] [--json]
 
 Print the audit record of one multi-hop answer (ID or a unique prefix of it): the query path, and for each
 hop the agent, the question it was asked, its key findings, its citations (file:lines and sha256) and the
 manager's validation verdict.
 
 Options:
-  --audit DIR   the manager's audit directory (holds audit.jsonl)
+  --audit DIR   the manager's audit directory (default: every fleet's, under $MESH_HOME)
   --json        print the record as it was stored
   -h, --help    show this help`;
 
-function hopLines(hop: HopRecord): string[] {
-  const lines = [`  hop ${hop.hop + 1}: ${hop.scope} (${hop.agent}) — ${hop.status}, verdict ${hop.verdict.status}${hop.verdict.code ? ` ${hop.verdict.code}` : ""}`, `    asked: ${hop.question}`];
-  for (const finding of hop.key_findings.slice(0, 5)) lines.push(`    finding: ${finding}`);
-  for (const c of hop.citations) lines.push(`    cites ${c.file_path}:${c.line_start}-${c.line_end} ${c.sha256.slice(0, 12)}… ${c.similarity_kind} ${c.similarity.toFixed(2)}`);
-  for (const reason of [...hop.verdict.reasons, ...hop.verdict.warnings]) lines.push(`    note: ${reason}`);
-  return lines;
+function fleetAuditDirs(): string[] {
+  const base = join(meshHome(), "fleets");
+  return existsSync(base) ? readdirSync(base).map((name) => join(base, name, "audit")) : [];
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -31,21 +32,15 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const id = positionals[0];
-  if (!id || !values.audit) throw new CliError("mesh trace needs an ID and --audit DIR", EXIT.usage, "for example: mesh trace q-20261122-1a2b3c4d --audit ./audit");
-  const record = await new AuditLog(values.audit).find(id);
-  if (!record) throw new CliError(`no audit record "${id}" in ${values.audit}`, EXIT.dataError, "list the ids with: cut -c1-80 audit.jsonl");
+  if (!id) throw new CliError("mesh trace needs an ID", EXIT.usage, "for example: mesh trace q-20261122-1a2b3c4d (the id `mesh ask` printed)");
+  const dirs = values.audit ? [values.audit] : fleetAuditDirs();
+  let record: Record<string, unknown> | null = null;
+  for (const dir of dirs) record ??= await new AuditLog(dir).find(id);
+  if (!record) throw new CliError(`no audit record "${id}" in ${values.audit ?? "any fleet's audit log"}`, EXIT.dataError, "ids are printed by `mesh ask`; audit.jsonl holds one record per line");
   if (values.json) {
     printJson(record);
     return EXIT.ok;
   }
-  const result = record as unknown as MultiHopResult;
-  const lines = [
-    `${result.id}: ${result.question}`,
-    `path ${result.query_path.join(" → ")} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; stopped: ${result.safety.stopped_because})`,
-    ...result.knowledge_chain.flatMap(hopLines),
-    "",
-    result.answer,
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
+  process.stdout.write(`${formatResult(record as unknown as MultiHopResult)}\n`);
   return EXIT.ok;
 }

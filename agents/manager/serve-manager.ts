@@ -1,0 +1,44 @@
+// The manager's ops on the mesh, for the CLI and other clients: agents, topology, ask, delegate, metrics.
+import { z } from "zod";
+import type { MeshNode } from "../../bus/index.js";
+import { parseDelegatedTask } from "../protocol/index.js";
+import { toGraphJson } from "../../topology/index.js";
+import type { Manager } from "./manager.js";
+
+export const MANAGER_ROLE = "manager";
+
+const askArgs = z.object({
+  question: z.string().min(1).max(4_000),
+  from: z.string().max(64).optional(),
+  to: z.string().max(64).optional(),
+  max_hops: z.number().int().min(1).max(32).optional(),
+  mode: z.enum(["planned", "evidence"]).optional(),
+});
+const delegateArgs = z.object({ scope: z.string().min(1).max(64), task: z.unknown(), timeout_ms: z.number().int().positive().optional() });
+
+function invalid(message: string): Error {
+  return Object.assign(new Error(message), { code: "INVALID_TASK" });
+}
+
+export function serveManager(node: MeshNode, manager: Manager): void {
+  node.handle("agents", () => manager.listAgents());
+  node.handle("topology", async () => {
+    const graph = await manager.topology();
+    return { graph: toGraphJson(graph), unresolved: manager.scopeMap.unresolved.length };
+  });
+  node.handle("ask", async (args) => {
+    const parsed = askArgs.safeParse(args);
+    if (!parsed.success) throw invalid(`invalid ask: ${parsed.error.issues[0]?.message ?? "?"}`);
+    const { question, from, to, max_hops: maxHops, mode } = parsed.data;
+    return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}) });
+  });
+  node.handle("delegate", async (args) => {
+    const parsed = delegateArgs.safeParse(args);
+    if (!parsed.success) throw invalid(`invalid delegate: ${parsed.error.issues[0]?.message ?? "?"}`);
+    const task = parseDelegatedTask(parsed.data.task);
+    const result = await manager.delegate(task, { scope: parsed.data.scope, ...(parsed.data.timeout_ms ? { timeoutMs: parsed.data.timeout_ms } : {}) });
+    return { response: result.response, verdict: result.verdict, agent: result.agent.id, failovers: result.failovers, reassigned_from: result.reassigned_from ?? null };
+  });
+  node.handle("trace", async (args) => manager.audit.find(String((args as { id?: unknown })?.id ?? "")));
+  node.handle("metrics", () => manager.metrics.snapshot());
+}

@@ -1,0 +1,54 @@
+// `mesh manager`: run the manager of a fleet on the mesh until SIGINT/SIGTERM.
+import { MeshNode } from "../../../bus/index.js";
+import { Manager } from "../../../agents/manager/manager.js";
+import { MANAGER_ROLE, serveManager } from "../../../agents/manager/serve-manager.js";
+import { createLogger } from "../../logging.js";
+import { stopOnSignals } from "../../shutdown.js";
+import { logLevelOf, parse, printJson } from "../args.js";
+import { CliError, EXIT } from "../exit-codes.js";
+
+export const HELP = `Usage: mesh manager --audit DIR (--seed ENDPOINT... | --registry DIR) [--root DIR] [--id ID]
+
+Run a fleet's manager: it discovers the workers and the topology, answers the ops agents, topology, ask,
+delegate, trace and metrics (the CLI's mesh agents / topology / ask / delegate use them), validates every
+answer's evidence, and writes audit.jsonl, hops/ and MANIFEST.jsonl under --audit. Prints one JSON line
+{"event":"ready",…} when reachable; stops gracefully on SIGINT/SIGTERM. \`mesh up\` starts one for you.
+
+Options:
+  --audit DIR       audit directory (required)
+  --root DIR        the code base, so the manager can re-hash citations itself (else replicas do)
+  --registry DIR    local registry directory
+  --seed ENDPOINT   a node of the mesh (repeatable)
+  --id ID           node id (default manager-PID)
+  --bind ENDPOINT   inbox address (default tcp://127.0.0.1:*)
+  --log-level LEVEL (default info)
+  -h, --help        show this help`;
+
+const OPTIONS = { audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse(argv, OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (!values.audit) throw new CliError("--audit DIR is required", EXIT.usage);
+  if (!values.seed?.length && !values.registry) throw new CliError("give --seed ENDPOINT or --registry DIR so the manager can find the workers", EXIT.usage);
+  const logger = createLogger(logLevelOf(values["log-level"], "info"));
+  const node = new MeshNode({
+    id: values.id ?? `manager-${process.pid}`,
+    role: MANAGER_ROLE,
+    seeds: values.seed ?? [],
+    ...(values.registry ? { registryDir: values.registry } : {}),
+    ...(values.bind ? { bind: values.bind } : {}),
+    logger,
+  });
+  const manager = new Manager({ node, auditDir: values.audit, ...(values.root ? { root: values.root } : {}), logger });
+  serveManager(node, manager);
+  const stopped = stopOnSignals(() => node.stop(), logger);
+  await node.start();
+  printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid });
+  const signal = await stopped;
+  printJson({ event: "stopped", id: node.id, signal });
+  return EXIT.ok;
+}

@@ -1,0 +1,50 @@
+// `mesh up [ROOT]`: launch (or refresh) a fleet over a code base.
+import { createLogger } from "../../logging.js";
+import { fleetUp } from "../../fleet/up.js";
+import { DEFAULT_TARGET_LINES } from "../../fleet/decompose.js";
+import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
+import { EXIT } from "../exit-codes.js";
+
+export const HELP = `Usage: mesh up [ROOT] [--scopes FILE] [--replicas N] [--target-lines N] [--json]
+
+Launch a fleet over the code base at ROOT (default: the current directory): split it into scopes (from
+--scopes FILE, from ROOT/mesh-scopes.json, or automatically: about ${DEFAULT_TARGET_LINES} lines each, subsystems kept
+whole), build each scope's index (cached: only changed files are re-parsed), start one worker process per
+scope (× --replicas) and a manager, detached, and wait until every worker is routable. Run it again to
+restart only what died or whose index changed. Logs, audit records and the fleet manifest live under
+$MESH_HOME (default ~/.local/state/lattice-mesh).
+
+Options:
+  --scopes FILE        a scopes file ({"scopes":[{"name","paths":[…]}]}; see \`mesh scopes\`)
+  --replicas N         workers per scope (default 1)
+  --target-lines N     scope size for the automatic split
+  --json               print the fleet manifest as JSON
+  --log-level LEVEL    (default warn)
+  -h, --help           show this help`;
+
+const OPTIONS = { scopes: { type: "string" }, replicas: { type: "string" }, "target-lines": { type: "string" } } as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS, true);
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  const logger = createLogger(logLevelOf(values["log-level"], "warn"));
+  const result = await fleetUp({
+    root: positionals[0] ?? process.cwd(),
+    scopesFile: values.scopes,
+    replicas: positiveInt("replicas", values.replicas, 1),
+    targetLines: positiveInt("target-lines", values["target-lines"], DEFAULT_TARGET_LINES),
+    logger,
+    quiet: values.json === true,
+  });
+  if (values.json) {
+    printJson({ dir: result.dir, started: result.started, reused: result.reused, ...result.fleet });
+    return EXIT.ok;
+  }
+  process.stdout.write(`fleet for ${result.fleet.root} is up: ${result.fleet.workers.length} worker(s) over ${result.fleet.scopes.length} scope(s) and a manager at ${result.fleet.manager?.endpoint}\n`);
+  process.stdout.write(`started ${result.started.length ? result.started.join(", ") : "nothing"}; kept ${result.reused.length ? result.reused.join(", ") : "nothing"}\n`);
+  process.stdout.write(`next: mesh agents · mesh topology · mesh ask "QUESTION" · mesh down ${result.fleet.root}\n`);
+  return EXIT.ok;
+}

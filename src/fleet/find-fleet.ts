@@ -1,0 +1,41 @@
+// Which fleet a command acts on: the one named with --fleet ROOT, or the only one running.
+import type { Logger } from "pino";
+import { MeshClient } from "../../bus/index.js";
+import { realRoot } from "../../agents/pgc/scan/index.js";
+import { CliError, EXIT } from "../cli/exit-codes.js";
+import { fleetDirFor, pidAlive, readFleet, runningFleets, type FleetManifest } from "./fleet-dir.js";
+
+export const FLEET_REQUEST_TIMEOUT_MS = 120_000;
+
+export async function findFleet(root: string | undefined): Promise<{ dir: string; fleet: FleetManifest }> {
+  if (root) {
+    const real = await realRoot(root).catch(() => root);
+    const dir = fleetDirFor(real);
+    const fleet = readFleet(dir);
+    if (!fleet?.manager || !pidAlive(fleet.manager.pid)) throw new CliError(`no fleet is running for ${root}`, EXIT.unavailable, `start one with \`mesh up ${root}\``);
+    return { dir, fleet };
+  }
+  const running = runningFleets();
+  if (running.length === 0) throw new CliError("no fleet is running", EXIT.unavailable, "start one with `mesh up ROOT` (or `npm start` for the demo)");
+  if (running.length > 1) {
+    throw new CliError(`${running.length} fleets are running: ${running.map((f) => f.fleet.root).join(", ")}`, EXIT.usage, "name one with --fleet ROOT");
+  }
+  return running[0] as { dir: string; fleet: FleetManifest };
+}
+
+/** Send one request to the fleet's manager. */
+export async function askManager(fleet: FleetManifest, op: string, args: unknown, logger: Logger, timeoutMs = FLEET_REQUEST_TIMEOUT_MS): Promise<unknown> {
+  const manager = fleet.manager;
+  if (!manager) throw new CliError("the fleet has no manager", EXIT.unavailable, "restart it with `mesh up ROOT`");
+  const client = new MeshClient({ endpoint: manager.endpoint, timeoutMs, attempts: 1, logger });
+  try {
+    return await client.request(op, args, { timeoutMs });
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    if (e.name === "TimeoutError") throw new CliError(`the manager did not answer ${op} within ${timeoutMs / 1000} s`, EXIT.timeout);
+    if (e.name === "RemoteError" || e.name === "NackError") throw new CliError(`${op} failed: ${e.message}`, EXIT.failed);
+    throw new CliError(`cannot reach the fleet's manager at ${manager.endpoint}: ${e.message}`, EXIT.unavailable, "restart the fleet with `mesh up ROOT`");
+  } finally {
+    await client.close();
+  }
+}

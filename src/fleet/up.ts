@@ -1,0 +1,143 @@
+// `mesh up`: decompose a code base into scopes, build their PGCs (cached), start one worker process per
+// scope (× replicas) and a manager, detached, and wait until every worker is routable. A second `up`
+// on the same root keeps what is healthy and restarts only what died or whose index changed.
+import { existsSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { MeshClient } from "../../bus/index.js";
+import { openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { realRoot, scanScope } from "../../agents/pgc/scan/index.js";
+import { CliError, EXIT } from "../cli/exit-codes.js";
+import { ProgressReporter } from "../progress.js";
+import { DEFAULT_TARGET_LINES, proposeScopes } from "./decompose.js";
+import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetManifest } from "./fleet-dir.js";
+import { launch, terminate } from "./launch.js";
+
+export const SCOPES_FILE_IN_ROOT = "mesh-scopes.json";
+const ROUTABLE_TIMEOUT_MS = 60_000;
+
+export interface UpOptions {
+  root: string;
+  scopesFile?: string | undefined;
+  replicas: number;
+  targetLines?: number | undefined;
+  logger: Logger;
+  quiet?: boolean;
+}
+
+export interface UpResult {
+  dir: string;
+  fleet: FleetManifest;
+  started: string[];
+  reused: string[];
+}
+
+type ScopeSpec = FleetManifest["scopes"][number];
+
+async function scopesFor(root: string, file: string | undefined, targetLines: number): Promise<ScopeSpec[]> {
+  const path = file ?? (existsSync(join(root, SCOPES_FILE_IN_ROOT)) ? join(root, SCOPES_FILE_IN_ROOT) : undefined);
+  if (path) {
+    try {
+      const parsed = JSON.parse(readFileSync(path, "utf8")) as { scopes?: ScopeSpec[] };
+      if (!Array.isArray(parsed.scopes) || parsed.scopes.length === 0) throw new Error("it lists no scopes");
+      return parsed.scopes.map((s) => ({ name: String(s.name), paths: s.paths.map(String) }));
+    } catch (error) {
+      throw new CliError(`cannot use the scopes file ${path}: ${(error as Error).message}`, EXIT.dataError, "print a fresh proposal with `mesh scopes ROOT > scopes.json`");
+    }
+  }
+  const { files } = await scanScope({ root });
+  return proposeScopes(files.map((f) => ({ path: f.path, lines: f.lines })), targetLines).map(({ name, paths }) => ({ name, paths }));
+}
+
+/** Workers started at once: more when the machine is idle, one at a time when it is loaded (seed 004). */
+export function launchBatchSize(): number {
+  const cores = cpus().length;
+  const free = cores - (loadavg()[0] ?? 0);
+  return Math.max(1, Math.min(cores * 2, Math.floor(free * 2)));
+}
+
+async function waitRoutable(endpoint: string, expected: number, logger: Logger): Promise<void> {
+  const client = new MeshClient({ endpoint, timeoutMs: 3_000, logger });
+  const until = Date.now() + ROUTABLE_TIMEOUT_MS;
+  try {
+    for (;;) {
+      const agents = (await client.request("agents", {}).catch(() => [])) as { state: string }[];
+      if (agents.filter((a) => a.state === "alive").length >= expected) return;
+      if (Date.now() > until) throw new CliError(`only ${agents.length} of ${expected} workers became routable within a minute`, EXIT.timeout);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+export async function fleetUp(options: UpOptions): Promise<UpResult> {
+  const root = await realRoot(options.root).catch((error: Error) => {
+    throw new CliError(`cannot use ${options.root} as a code root: ${error.message}`, EXIT.dataError);
+  });
+  const scopes = await scopesFor(root, options.scopesFile, options.targetLines ?? DEFAULT_TARGET_LINES);
+  const paths = fleetPaths(fleetDirFor(root));
+  const previous = readFleet(paths.dir);
+  const revisions = new Map<string, string>();
+  for (const [i, scope] of scopes.entries()) {
+    const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
+    const opened = await openPgc({ scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
+    progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
+    revisions.set(scope.name, opened.manifest.index_revision);
+  }
+  const workers: FleetManifest["workers"] = [];
+  const started: string[] = [];
+  const reused: string[] = [];
+  const toStart: { id: string; scope: ScopeSpec }[] = [];
+  for (const scope of scopes) {
+    for (let r = 1; r <= options.replicas; r++) {
+      const id = `${scope.name}-${r}`;
+      const old = previous?.workers.find((w) => w.id === id);
+      if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
+        workers.push(old);
+        reused.push(id);
+      } else {
+        if (old) await terminate(old.pid);
+        toStart.push({ id, scope });
+      }
+    }
+  }
+  const batch = launchBatchSize();
+  for (let i = 0; i < toStart.length; i += batch) {
+    const launched = await Promise.all(
+      toStart.slice(i, i + batch).map(({ id, scope }) =>
+        launch(id, ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"], paths.logs).then((l) => ({ ...l, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" })),
+      ),
+    );
+    workers.push(...launched);
+    started.push(...launched.map((l) => l.id));
+  }
+  let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
+  if (manager) reused.push(manager.id);
+  else {
+    manager = await launch("manager", ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"], paths.logs);
+    started.push("manager");
+  }
+  const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
+  writeFleet(paths.dir, fleet);
+  await waitRoutable(manager.endpoint, workers.length, options.logger);
+  return { dir: paths.dir, fleet, started, reused };
+}
+
+/** Graceful stop of a whole fleet: workers first (they drain), then the manager. */
+export async function fleetDown(dir: string): Promise<string[]> {
+  const fleet = readFleet(dir);
+  if (!fleet) return [];
+  const stopped: string[] = [];
+  await Promise.all(fleet.workers.map(async (w) => {
+    if (pidAlive(w.pid)) stopped.push(w.id);
+    await terminate(w.pid);
+  }));
+  if (fleet.manager) {
+    if (pidAlive(fleet.manager.pid)) stopped.push(fleet.manager.id);
+    await terminate(fleet.manager.pid);
+  }
+  writeFleet(dir, { ...fleet, workers: [], manager: null });
+  return stopped;
+}

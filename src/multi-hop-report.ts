@@ -1,0 +1,23 @@
+// A multi-hop result as a person reads it: the path, each hop's findings, citations and verdict.
+import type { HopRecord, MultiHopResult } from "../agents/manager/multi-hop.js";
+
+function hopLines(hop: HopRecord): string[] {
+  const lines = [
+    `  hop ${hop.hop + 1}: ${hop.scope} (${hop.agent}) — ${hop.status}, confidence ${hop.confidence ?? "n/a"}, verdict ${hop.verdict.status}${hop.verdict.code ? ` ${hop.verdict.code}` : ""} (${hop.verdict.citations_verified}/${hop.verdict.citations_checked} checked citations match)`,
+    `    asked: ${hop.question}`,
+  ];
+  for (const finding of hop.key_findings.slice(0, 5)) lines.push(`    • ${finding}`);
+  for (const c of hop.citations) lines.push(`      cites ${c.file_path}:${c.line_start}-${c.line_end} sha256 ${c.sha256.slice(0, 12)}… ${c.similarity_kind} ${c.similarity.toFixed(2)}`);
+  for (const note of [...hop.verdict.reasons, ...hop.verdict.warnings]) lines.push(`    note: ${note}`);
+  return lines;
+}
+
+export function formatResult(result: MultiHopResult): string {
+  return [
+    `${result.id}: ${result.question}`,
+    `path ${result.query_path.join(" → ")} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; stopped: ${result.safety.stopped_because})`,
+    ...result.knowledge_chain.flatMap(hopLines),
+    "",
+    result.answer,
+  ].join("\n");
+}

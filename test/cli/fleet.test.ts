@@ -1,0 +1,103 @@
+// The fleet through the CLI, as a user drives it: up → agents → topology → ask → trace → down on the
+// demo kernel, reuse on a second up, a SIGKILLed worker restarted, and the errors when no fleet runs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
+import { MESH_BIN } from "../helpers/processes.js";
+
+const run = promisify(execFile);
+const home = mkdtempSync(join(tmpdir(), "mesh-home-"));
+const env = { ...process.env, MESH_HOME: home };
+
+async function mesh(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [MESH_BIN, ...args], { timeout: 120_000, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+interface Fleet {
+  workers: { id: string; pid: number }[];
+  manager: { pid: number } | null;
+}
+function fleetFile(): Fleet {
+  const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+  return JSON.parse(readFileSync(join(dir, "fleet.json"), "utf8")) as Fleet;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+
+let pids: number[] = [];
+beforeAll(async () => {
+  const up = await mesh("up", C_KERNEL_DIR, "--json");
+  expect(up.code, up.stderr).toBe(0);
+  const fleet = fleetFile();
+  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
+}, 180_000);
+afterAll(async () => {
+  await mesh("down", C_KERNEL_DIR);
+  for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("a fleet through the CLI", () => {
+  it("lists its agents, renders its topology, answers a multi-hop question and replays it", async () => {
+    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { scope: string; state: string }[] };
+    expect(agents.agents.map((a) => a.scope).sort()).toEqual(["drivers", "kernel", "mm", "net"]);
+    expect(agents.agents.every((a) => a.state === "alive")).toBe(true);
+    expect((await mesh("status")).stdout).toMatch(/4 worker\(s\)/);
+
+    const dot = await mesh("topology", "--format", "dot");
+    expect(dot.stdout).toMatch(/digraph/);
+    expect(dot.stdout).toMatch(/"drivers" -> "kernel"/);
+
+    const ask = await mesh("ask", "How does the e1000 driver allocate DMA buffers?", "--to", "mm", "--json");
+    expect(ask.code).toBe(0);
+    const result = JSON.parse(ask.stdout) as { id: string; query_path: string[] };
+    expect(result.query_path).toEqual(["drivers", "kernel", "mm"]);
+    const trace = await mesh("trace", result.id);
+    expect(trace.code).toBe(0);
+    expect(trace.stdout).toMatch(/path drivers → kernel → mm/);
+  });
+
+  it("reuses a healthy fleet, and restarts a worker killed with SIGKILL", async () => {
+    const again = JSON.parse((await mesh("up", C_KERNEL_DIR, "--json")).stdout) as { started: string[]; reused: string[] };
+    expect(again.started).toEqual([]);
+    expect(again.reused).toHaveLength(5);
+    const victim = fleetFile().workers.find((w) => w.id === "mm-1");
+    process.kill(victim?.pid as number, "SIGKILL");
+    const healed = JSON.parse((await mesh("up", C_KERNEL_DIR, "--json")).stdout) as { started: string[] };
+    expect(healed.started).toEqual(["mm-1"]);
+    pids.push(...fleetFile().workers.map((w) => w.pid));
+    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { scope: string; state: string }[] };
+    expect(agents.agents.filter((a) => a.scope === "mm" && a.state === "alive")).toHaveLength(1);
+  });
+
+  it("stops everything on down, then reports that no fleet runs", async () => {
+    const current = fleetFile();
+    const running = [...current.workers.map((w) => w.pid), current.manager?.pid ?? -1];
+    const down = await mesh("down", "--json");
+    expect(down.code).toBe(0);
+    expect((JSON.parse(down.stdout) as { stopped: string[] }).stopped).toHaveLength(5);
+    for (const pid of running) expect(alive(pid)).toBe(false);
+    const none = await mesh("agents");
+    expect(none.code).toBe(69);
+    expect(none.stderr).toMatch(/no fleet is running/);
+    const named = await mesh("ask", "anything", "--fleet", C_KERNEL_DIR);
+    expect(named.code).toBe(69);
+    expect(named.stderr).toMatch(/start one with `mesh up/);
+  });
+});
