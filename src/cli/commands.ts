@@ -2,6 +2,7 @@
 import * as agentsCommand from "./commands/agents.js";
 import * as askCommand from "./commands/ask.js";
 import * as askLocalCommand from "./commands/ask-local.js";
+import * as delegateCommand from "./commands/delegate.js";
 import * as demoCommand from "./commands/demo.js";
 import * as downCommand from "./commands/down.js";
 import * as managerCommand from "./commands/manager.js";
@@ -25,6 +26,7 @@ export const commands: Record<string, Command> = {
   status: { summary: "the same as agents", run: agentsCommand.run },
   topology: { summary: "print the fleet's scope graph (text, json, dot, mermaid)", run: topologyCommand.run },
   ask: { summary: "ask the fleet a multi-hop question, with checked evidence", run: askCommand.run },
+  delegate: { summary: "send a DelegatedTask to a scope of the fleet (CDP workspace, manifest)", run: delegateCommand.run },
   down: { summary: "stop a fleet gracefully", run: downCommand.run },
   manager: { summary: "run a fleet's manager (mesh up starts one)", run: managerCommand.run },
   "ask-local": { summary: "answer a question from one scope's grounded index, without a mesh", run: askLocalCommand.run },

@@ -73,6 +73,20 @@ describe("a fleet through the CLI", () => {
     expect(trace.stdout).toMatch(/path drivers → kernel → mm/);
   });
 
+  it("delegates a task with its CDP workspace and one manifest line", async () => {
+    const out = await mesh("delegate", "--scope", "mm", "--task", "Where is alloc_pages defined?", "--criteria", "names alloc_pages", "--json");
+    expect(out.code, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout) as { response: { task_id: string; status: string }; verdict: { status: string }; workspace: string };
+    expect(result.response.status).toBe("completed");
+    expect(result.verdict.status).not.toBe("rejected");
+    expect(readFileSync(join(result.workspace, "HANDOFF.md"), "utf8")).toMatch(/\[AI-TO-AI DELEGATION\]/);
+    expect(readFileSync(join(result.workspace, "OUTPUT.md"), "utf8")).toMatch(/\*\*Status:\*\* completed/);
+    const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+    const manifest = readFileSync(join(dir, "audit", "MANIFEST.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string });
+    expect(manifest.filter((m) => m.id === result.response.task_id)).toHaveLength(1);
+    expect((await mesh("delegate", "--scope", "nope", "--task", "x")).code).toBe(64);
+  });
+
   it("reuses a healthy fleet, and restarts a worker killed with SIGKILL", async () => {
     const again = JSON.parse((await mesh("up", C_KERNEL_DIR, "--json")).stdout) as { started: string[]; reused: string[] };
     expect(again.started).toEqual([]);
