@@ -1,14 +1,14 @@
 // De-duplication of requests: (sender, message id) → running, or done with the encoded reply.
 // A retried request is answered from here and never executed twice.
-/** Upper bound on how long any entry lives. */
+/** How long an entry lives when its request carries no deadline; a running entry lives at least this long. */
 export const DEFAULT_REPLY_CACHE_TTL_MS = 60_000;
 export const DEFAULT_REPLY_CACHE_MAX_ENTRIES = 20_000;
-/** Bound on the reply bytes held; beyond it the oldest entries go first. */
+/** Bound on the reply bytes held; beyond it the oldest replies go first. */
 export const DEFAULT_REPLY_CACHE_MAX_BYTES = 8 * 1024 * 1024;
 /**
- * A finished reply is kept until its request's deadline plus this grace (a retry can only come
- * before the requester gives up; the grace absorbs clock skew), not for the whole TTL — replies
- * kept for a minute were the largest source of old-generation garbage under load.
+ * A finished reply is kept until its request's deadline, and at least this long: a retry can only come
+ * before the deadline (after it the deadline guard refuses the request before the cache is asked).
+ * Replies kept for a fixed minute were the largest source of old-generation garbage under load.
  */
 export const REPLY_GRACE_MS = 5_000;
 
@@ -50,10 +50,10 @@ export class ReplyCache {
     return { state: "new" };
   }
 
-  complete(from: string, id: string, reply: Buffer, deadline?: number): void {
+  complete(from: string, id: string, reply: Buffer, deadline: number | undefined): void {
     const now = this.now();
-    const keepUntil = Math.max(deadline ?? 0, now) + REPLY_GRACE_MS;
-    this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt: Math.min(now + this.ttlMs, keepUntil) });
+    const expiresAt = deadline === undefined ? now + this.ttlMs : Math.max(deadline, now + REPLY_GRACE_MS);
+    this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt });
   }
 
   /** Forget a request whose outcome must not be replayed (a retryable failure, a cancel). */
@@ -64,12 +64,12 @@ export class ReplyCache {
   /** Forget every request of one sender (it restarted under a new incarnation). */
   forgetSender(from: string): void {
     const prefix = `${from}\u0000`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.delete(key);
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.delete(key);
   }
 
   sweep(): void {
     const now = this.now();
-    for (const [key, entry] of [...this.entries]) if (entry.expiresAt <= now) this.delete(key);
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.delete(key);
   }
 
   private delete(key: string): void {
@@ -82,11 +82,22 @@ export class ReplyCache {
     this.delete(key);
     this.entries.set(key, entry);
     if (entry.state === "done") this.bytes += entry.reply.length;
-    // Map iteration is insertion order: the first key is the oldest.
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next().value as string;
-      if (oldest === key) break; // never evict the entry just written
-      this.delete(oldest);
+    if (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.evict(key);
+  }
+
+  /**
+   * Oldest first (a Map iterates in insertion order), never the entry just written. Replies go before
+   * running marks: dropping a running mark would let a retry run the handler while the first run goes on.
+   * (Deleting the entry being visited is safe during Map iteration.)
+   */
+  private evict(keep: string): void {
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) return;
+      if (entry.state === "done" && key !== keep) this.delete(key);
+    }
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) return;
+      if (key !== keep) this.delete(key);
     }
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Bulkhead } from "./bulkhead.js";
 import type { ReplyCache } from "./reply-cache.js";
 import type { RequestContext } from "./request-context.js";
+import { RequestAbort } from "./request-abort.js";
 import { DEFAULT_MAX_HOPS } from "./request-context.js";
 import type { NackCode } from "./wire/nack-codes.js";
 import type { BodyOf, EnvelopeOf } from "./wire/schema.js";
@@ -12,6 +13,8 @@ export type Handler = (args: unknown, context: RequestContext) => unknown;
 
 /** Suggested wait in a `busy` NACK: long enough for a handler slot to free up, short enough to stay responsive. */
 export const BUSY_RETRY_AFTER_MS = 50;
+/** Deadline of a request that carries none (clients should always send one). */
+export const DEFAULT_HANDLER_DEADLINE_MS = 60_000;
 
 export interface ResponderDeps {
   selfId: string;
@@ -48,8 +51,8 @@ function toWireError(error: unknown): { code: string; message: string; retryable
 }
 
 export class Responder {
-  /** Abort controllers of running or queued requests, by sender and message id, for CANCEL. */
-  private readonly running = new Map<string, AbortController>();
+  /** Abort state of running or queued requests, by sender and message id, for CANCEL and stop. */
+  private readonly running = new Map<string, RequestAbort>();
 
   constructor(private readonly deps: ResponderDeps) {}
 
@@ -68,14 +71,14 @@ export class Responder {
       return this.deps.nack(to, "unknown_op", `no handler for op "${envelope.body.op}"`, envelope.id);
     }
     const key = `${envelope.from}\u0000${envelope.id}`;
-    const controller = new AbortController();
-    const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, controller, key));
+    const abort = new RequestAbort(envelope.deadline ?? Date.now() + DEFAULT_HANDLER_DEADLINE_MS);
+    const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, abort, key));
     if (!accepted) {
       this.deps.cache.forget(envelope.from, envelope.id);
       this.deps.count("busy");
       return this.deps.nack(to, "busy", "too many requests in flight; retry later", envelope.id, BUSY_RETRY_AFTER_MS);
     }
-    this.running.set(key, controller);
+    this.running.set(key, abort);
   }
 
   onCancel(envelope: EnvelopeOf<"cancel">): void {
@@ -108,9 +111,8 @@ export class Responder {
     return undefined;
   }
 
-  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, controller: AbortController, key: string): Promise<void> {
-    const deadline = envelope.deadline ?? Date.now() + 60_000;
-    const timer = setTimeout(() => controller.abort(new Error("deadline passed")), Math.max(0, deadline - Date.now()));
+  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string): Promise<void> {
+    const deadline = envelope.deadline ?? Date.now() + DEFAULT_HANDLER_DEADLINE_MS;
     const baseLogger = this.deps.logger;
     let childLogger: Logger | undefined;
     const context: RequestContext = {
@@ -122,7 +124,9 @@ export class Responder {
       hops: envelope.hops ?? 1,
       maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
       path: envelope.path ?? [envelope.from],
-      signal: controller.signal,
+      get signal() {
+        return abort.signal;
+      },
       // Built on first use: most handlers never log, and a child logger per request is measurable.
       get logger() {
         childLogger ??= baseLogger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from });
@@ -131,7 +135,7 @@ export class Responder {
     };
     try {
       const result = await handler(envelope.body.args, context);
-      if (controller.signal.aborted) return; // cancelled: the requester no longer waits
+      if (abort.aborted) return; // cancelled or past the deadline: the requester no longer waits
       const frame = this.deps.reply(to, envelope, { result });
       if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
       this.deps.count("handled");
@@ -144,7 +148,7 @@ export class Responder {
       if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
       else this.deps.cache.forget(envelope.from, envelope.id);
     } finally {
-      clearTimeout(timer);
+      abort.dispose();
       this.running.delete(key);
     }
   }

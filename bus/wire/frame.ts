@@ -16,11 +16,12 @@ export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 export const FRAME_WARN_BYTES = 100 * 1024;
 
 // Node ≥ 20.15 ships zlib's own crc32 (about twice as fast); the crc-32 package computes the same value.
-const nativeCrc32 = (zlib as unknown as { crc32?: (data: Uint8Array) => number }).crc32;
+// Typed as optional because @types/node declares it but engines allows Node 20.11, which lacks it.
+const nativeCrc32: ((data: Uint8Array) => number) | undefined = zlib.crc32;
 
 /** CRC-32/IEEE (zlib's crc32) as an unsigned 32-bit integer. */
 export const crc32: (payload: Uint8Array) => number =
-  typeof nativeCrc32 === "function" ? (payload) => nativeCrc32(payload) >>> 0 : (payload) => CRC32.buf(payload) >>> 0;
+  typeof nativeCrc32 === "function" ? nativeCrc32 : (payload) => CRC32.buf(payload) >>> 0;
 
 /** Prefix a payload with its header. */
 export function encodeFrame(payload: Uint8Array): Buffer {
