@@ -16,6 +16,7 @@ const BENCHMARKS = [
   { name: "bus", script: "dist/scripts/bench/bus.js" },
   { name: "pgc", script: "dist/scripts/bench/pgc.js" },
   { name: "multihop", script: "dist/scripts/bench/multihop.js" },
+  { name: "fleet", script: "dist/scripts/bench/fleet.js" },
 ];
 const FORWARDED_FLAGS = new Set(["--quick", "--json"]);
 

@@ -50,7 +50,7 @@ describe("ReplyCache", () => {
     const cache = new ReplyCache(1_000, 10, () => now);
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "new" });
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "running" });
-    cache.complete("a", "1", Buffer.from("r"));
+    cache.complete("a", "1", Buffer.from("r"), undefined);
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "done", reply: Buffer.from("r") });
     expect(cache.begin("b", "1", undefined)).toEqual({ state: "new" });
     now = 60_001;
@@ -65,22 +65,26 @@ describe("ReplyCache", () => {
     expect(cache.begin("a", "1", 5_000)).toEqual({ state: "running" });
   });
 
-  it("keeps a finished reply until its request's deadline plus a grace, not the whole TTL", () => {
+  it("keeps a finished reply until its request's deadline, and at least the grace period", () => {
     let now = 0;
     const cache = new ReplyCache(60_000, 10, () => now);
-    cache.begin("a", "1", 2_000);
-    cache.complete("a", "1", Buffer.from("r"), 2_000);
-    now = 6_999;
-    expect(cache.begin("a", "1", 2_000).state).toBe("done");
-    now = 7_001;
-    expect(cache.begin("a", "1", 2_000).state).toBe("new");
+    cache.begin("a", "1", 20_000);
+    cache.complete("a", "1", Buffer.from("r"), 20_000);
+    cache.begin("a", "2", 1_000);
+    cache.complete("a", "2", Buffer.from("r"), 1_000);
+    now = 4_999;
+    expect(cache.begin("a", "2", 1_000).state).toBe("done");
+    now = 19_999;
+    expect(cache.begin("a", "1", 20_000).state).toBe("done");
+    now = 20_001;
+    expect(cache.begin("a", "1", 20_000).state).toBe("new");
   });
 
   it("bounds the reply bytes it holds, evicting the oldest", () => {
     const cache = new ReplyCache(60_000, 100, Date.now, 10);
     for (const id of ["1", "2", "3"]) {
       cache.begin("a", id, undefined);
-      cache.complete("a", id, Buffer.alloc(4));
+      cache.complete("a", id, Buffer.alloc(4), undefined);
     }
     expect(cache.heldBytes).toBe(8);
     expect(cache.begin("a", "1", undefined).state).toBe("new");

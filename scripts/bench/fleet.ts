@@ -1,0 +1,128 @@
+// Fleet benchmark: `mesh up` of 20, 50 and 100 workers over a synthetic corpus (one tiny C file per
+// scope, so indexing is small and measured apart), time to the first and to every routable worker,
+// memory per idle worker (PSS, private, RSS from /proc/PID/smaps_rollup), manager memory, and the
+// latency of `mesh agents`. Usage: node dist/scripts/bench/fleet.js [--quick] [--json] [--sizes 20,50]
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { benchEnvironment, formatTable, median, roundTo, writeJsonFile } from "./stats.js";
+
+const run = promisify(execFile);
+const MESH_BIN = fileURLToPath(new URL("../../../bin/mesh.js", import.meta.url));
+const RESULT_FILE = "bench-results/fleet.json";
+
+interface Memory {
+  pss_mb: number;
+  private_mb: number;
+  rss_mb: number;
+}
+
+function memoryOf(pid: number): Memory | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0);
+    return { pss_mb: kb("Pss") / 1024, private_mb: (kb("Private_Clean") + kb("Private_Dirty")) / 1024, rss_mb: kb("Rss") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+function corpus(dir: string, scopes: number): string {
+  const root = join(dir, "src");
+  const spec = { scopes: [] as { name: string; paths: string[] }[] };
+  for (let i = 0; i < scopes; i++) {
+    const name = `s${String(i).padStart(3, "0")}`;
+    mkdirSync(join(root, name), { recursive: true });
+    writeFileSync(join(root, name, "unit.c"), `/** Entry point of ${name}. */\nint ${name}_entry(int x)\n{\n\treturn s${String((i + 1) % scopes).padStart(3, "0")}_entry(x - 1);\n}\n`);
+    spec.scopes.push({ name, paths: [`${name}/`] });
+  }
+  writeFileSync(join(dir, "scopes.json"), JSON.stringify(spec));
+  return root;
+}
+
+async function mesh(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [MESH_BIN, ...args], { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** ms after `since` at which the first worker printed its ready line (the .out files' mtimes). */
+function firstReadyMs(logs: string, since: number): number | null {
+  const times = readdirSync(logs)
+    .filter((f) => f.endsWith(".out") && f !== "manager.out")
+    .map((f) => join(logs, f))
+    .filter((f) => readFileSync(f, "utf8").includes('"event":"ready"'))
+    .map((f) => statSync(f).mtimeMs - since);
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
+async function measure(size: number): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), `mesh-bench-fleet-${size}-`));
+  const env = { ...process.env, MESH_HOME: join(dir, "home") };
+  const root = corpus(dir, size);
+  try {
+    // Index once (cached), stop, then time a launch with warm caches: indexing is excluded.
+    const indexStart = Date.now();
+    await mesh(env, "up", root, "--scopes", join(dir, "scopes.json"), "--json");
+    const indexAndLaunchMs = Date.now() - indexStart;
+    await mesh(env, "down", root);
+    const fleetDir = join(env.MESH_HOME, "fleets", readdirSync(join(env.MESH_HOME, "fleets"))[0] as string);
+    const logs = join(fleetDir, "logs");
+    for (const f of readdirSync(logs)) rmSync(join(logs, f));
+    const start = Date.now();
+    const up = JSON.parse(await mesh(env, "up", root, "--scopes", join(dir, "scopes.json"), "--json")) as { workers: { pid: number }[]; manager: { pid: number } };
+    const allRoutableMs = Date.now() - start;
+    const firstMs = firstReadyMs(logs, start);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // let the workers settle to idle
+    const workerMemory = up.workers.map((w) => memoryOf(w.pid)).filter((m): m is Memory => m !== null);
+    const managerMemory = memoryOf(up.manager.pid);
+    const agentLatencies: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = Date.now();
+      const listed = JSON.parse(await mesh(env, "agents", "--json")) as { agents: unknown[] };
+      agentLatencies.push(Date.now() - t);
+      if (listed.agents.length !== size) throw new Error(`mesh agents listed ${listed.agents.length} of ${size}`);
+    }
+    await mesh(env, "down", root);
+    return {
+      workers: size,
+      first_routable_ms: firstMs === null ? null : Math.round(firstMs),
+      all_routable_ms: allRoutableMs,
+      index_and_launch_cold_ms: indexAndLaunchMs,
+      worker_pss_mb: roundTo(median(workerMemory.map((m) => m.pss_mb)), 1),
+      worker_private_mb: roundTo(median(workerMemory.map((m) => m.private_mb)), 1),
+      worker_rss_mb: roundTo(median(workerMemory.map((m) => m.rss_mb)), 1),
+      manager_rss_mb: managerMemory ? roundTo(managerMemory.rss_mb, 1) : null,
+      manager_private_mb: managerMemory ? roundTo(managerMemory.private_mb, 1) : null,
+      mesh_agents_ms: Math.round(median(agentLatencies)),
+    };
+  } finally {
+    if (existsSync(join(env.MESH_HOME, "fleets"))) await mesh(env, "down", root).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" }, sizes: { type: "string" } } });
+  const sizes = (values.sizes ?? (values.quick ? "5" : "20,50,100")).split(",").map(Number);
+  const results = [];
+  for (const size of sizes) {
+    process.stderr.write(`[bench:fleet] ${size} workers …\n`);
+    results.push(await measure(size));
+  }
+  const output = { results, targets: { all_routable_ms_at_100: 20_000, first_routable_ms: 1_000, worker_private_mb: 30 }, environment: benchEnvironment(), date: new Date().toISOString() };
+  writeJsonFile(RESULT_FILE, output);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return;
+  }
+  const rows = results.map((r) => [String(r["workers"]), String(r["first_routable_ms"]), String(r["all_routable_ms"]), String(r["worker_private_mb"]), String(r["worker_pss_mb"]), String(r["worker_rss_mb"]), String(r["manager_rss_mb"]), String(r["mesh_agents_ms"])]);
+  process.stdout.write(`${formatTable(["workers", "first ms", "all ms", "priv MB", "PSS MB", "RSS MB", "mgr RSS", "agents ms"], rows)}\n(JSON in ${RESULT_FILE})\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:fleet failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});
