@@ -114,4 +114,16 @@ describe("a fleet through the CLI", () => {
     expect(named.code).toBe(69);
     expect(named.stderr).toMatch(/start one with `mesh up/);
   });
+
+  it("runs N replicas per scope with --replicas, every one routable, and answers through them", { timeout: 120_000 }, async () => {
+    const up = JSON.parse((await mesh("up", C_KERNEL_DIR, "--replicas", "2", "--json")).stdout) as { workers: { id: string; pid: number }[] };
+    pids.push(...up.workers.map((w) => w.pid), fleetFile().manager?.pid ?? -1);
+    expect(up.workers.map((w) => w.id).sort()).toEqual(["drivers-1", "drivers-2", "kernel-1", "kernel-2", "mm-1", "mm-2", "net-1", "net-2"]);
+    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { scope: string; state: string }[] };
+    expect(agents.agents.filter((a) => a.scope === "mm" && a.state === "alive")).toHaveLength(2);
+    const ask = await mesh("ask", "How does the e1000 driver allocate DMA buffers?", "--to", "mm", "--json");
+    expect(ask.code).toBe(0);
+    expect((await mesh("down", C_KERNEL_DIR)).code).toBe(0);
+  });
 });
+
