@@ -1,79 +1,125 @@
-// The exec adapter: wraps any agent CLI as a worker. Per task it writes a CDP workspace
-// (.agent-workspaces/{task-id}/HANDOFF.md, WORK.md), runs the command with the workspace path, and
-// turns OUTPUT.md into the result. Every failure becomes a failed/blocked result — never a hang.
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+// The exec adapter: wraps any agent CLI as a worker's executor. Per task it writes a CDP workspace
+// (.agent-workspaces/{task-id}/HANDOFF.md and an empty WORK.md), runs the command without a shell in its
+// own process group with the workspace path as last argument, and turns OUTPUT.md into the result.
+// Every failure becomes a failed or blocked result before the deadline; execute() never throws.
+import { stat } from "node:fs/promises";
+import { basename, isAbsolute, resolve } from "node:path";
 import type { Logger } from "pino";
+import { z } from "zod";
+import { ScopeViolationError } from "../../pgc/scan/index.js";
 import type { Executor, ExecutorInput, ExecutorOutput } from "../executor.js";
+import { failedOutput, failureFor, missingOutput } from "./exec-outcome.js";
+import { describeIssues, ExecutorConfigError } from "./executor-config-error.js";
 import { renderHandoff } from "./handoff.js";
-import { MAX_OUTPUT_BYTES, parseOutputFile } from "./output-file.js";
+import { parseOutputFile, readOutputFile } from "./output-file.js";
 import { runCommand, type RunOutcome } from "./run-command.js";
+import { DEFAULT_KILL_GRACE_MS, DEFAULT_REPLY_MARGIN_MS, planStop, type StopPlan } from "./stop-plan.js";
+import { EXEC_LOG_FILE, HANDOFF_FILE, openWorkspace, WORK_FILE, type Workspace } from "./workspace.js";
+import { WorkspaceBusyError } from "./workspace-lock.js";
 
-export const WORKSPACES_DIR = ".agent-workspaces";
-const TAIL_LINES_IN_ERRORS = 5;
-/** The agent is stopped this long before the task's deadline, so the worker can still reply in time. */
-export const REPLY_MARGIN_MS = 500;
+export { WORKSPACES_DIR, workspaceName } from "./workspace.js";
 
-export interface ExecExecutorOptions {
-  /** argv of the agent command; the workspace path is appended as the last argument. */
-  command: readonly string[];
+const optionsSchema = z.object({
+  /** argv of the agent command; the workspace path is appended as its last argument. */
+  command: z.array(z.string().min(1)).min(1, "must name a command"),
   /** Directory that holds `.agent-workspaces/`. */
-  workspaceRoot: string;
-  logger: Logger;
-  killGraceMs?: number;
+  workspaceRoot: z.string().min(1),
+  /** The command's environment instead of the worker's (as child_process.spawn's `env`); MESH_* are added. */
+  env: z.record(z.string(), z.string().optional()).optional(),
+  killGraceMs: z.number().int().min(0).default(DEFAULT_KILL_GRACE_MS),
+  replyMarginMs: z.number().int().min(0).default(DEFAULT_REPLY_MARGIN_MS),
+});
+
+export type ExecExecutorOptions = z.input<typeof optionsSchema> & { logger: Logger };
+type ExecOptions = Readonly<z.output<typeof optionsSchema>>;
+
+function parseOptions(input: ExecExecutorOptions): ExecOptions {
+  const { logger: _logger, ...rest } = input;
+  const parsed = optionsSchema.safeParse(rest);
+  if (!parsed.success) throw new ExecutorConfigError(describeIssues("exec executor", parsed.error.issues));
+  const [argv0, ...args] = parsed.data.command as [string, ...string[]];
+  // A relative path to the command means the worker's directory, not the scope root it runs in.
+  const command = argv0.includes("/") && !isAbsolute(argv0) ? resolve(argv0) : argv0;
+  return Object.freeze({ ...parsed.data, command: Object.freeze([command, ...args]) as string[], workspaceRoot: resolve(parsed.data.workspaceRoot) });
 }
 
-/** A directory name for a task id: safe characters only, never `.`/`..`, bounded length. */
-export function workspaceName(taskId: string): string {
-  const safe = taskId.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/\.{2,}/g, "_").replace(/^\./, "_").slice(0, 120);
-  return safe.length > 0 ? safe : "task";
+function commandEnv(options: ExecOptions, input: ExecutorInput, workspace: string, plan: StopPlan): NodeJS.ProcessEnv {
+  return {
+    ...(options.env ?? process.env),
+    MESH_WORKSPACE: workspace,
+    MESH_TASK_ID: input.task.id,
+    MESH_SCOPE: input.scope.name,
+    MESH_SCOPE_ROOT: input.scope.root,
+    MESH_DEADLINE: String(plan.termAt),
+  };
 }
 
-function lastLines(text: string): string {
-  return text.trim().split("\n").slice(-TAIL_LINES_IN_ERRORS).join("\n");
+function workspaceFailure(error: unknown): ExecutorOutput {
+  if (error instanceof ScopeViolationError) return failedOutput("SCOPE_VIOLATION", `refused the task's workspace: ${error.message}`);
+  if (error instanceof WorkspaceBusyError) return failedOutput("WORKER_OVERLOADED", error.message);
+  return failedOutput("EXECUTOR_FAILED", `could not prepare the task's workspace: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function failed(code: "EXECUTOR_FAILED" | "DEADLINE_EXCEEDED", message: string): ExecutorOutput {
-  return { status: "failed", result: message, error: { code, message: message.slice(0, 2000), retryable: code === "DEADLINE_EXCEEDED" } };
+function execLog(argv: readonly string[], outcome: RunOutcome, elapsedMs: number): string {
+  const ending = outcome.kind === "exited" ? (outcome.signal ? `killed by ${outcome.signal}` : `exit code ${outcome.code}`) : outcome.kind;
+  const output = outcome.kind === "spawn_failed" ? outcome.message : outcome.output.log;
+  return `# ${JSON.stringify(argv)}\n# ${ending} after ${elapsedMs} ms\n${output}`;
 }
 
-async function readOutput(workspace: string): Promise<ExecutorOutput> {
-  const path = join(workspace, "OUTPUT.md");
-  const info = await stat(path).catch(() => null);
-  if (!info) return { status: "blocked", result: "the agent exited without writing OUTPUT.md", error: { code: "EXECUTOR_FAILED", message: "no OUTPUT.md was written", retryable: false } };
-  if (info.size > MAX_OUTPUT_BYTES) return failed("EXECUTOR_FAILED", `OUTPUT.md is ${info.size} bytes, over the ${MAX_OUTPUT_BYTES}-byte limit`);
-  return parseOutputFile(await readFile(path, "utf8"));
+/** The task's result from a finished command: its failure, or what its OUTPUT.md says. */
+async function resultOf(outcome: RunOutcome, workspace: Workspace, input: ExecutorInput, context: { command: string; plan: StopPlan; started: number }): Promise<ExecutorOutput> {
+  const failure = failureFor(outcome, { command: context.command, budgetMs: context.plan.termAt - context.started, killGraceMs: context.plan.killGraceMs });
+  if (failure) return failure;
+  const text = await readOutputFile(workspace.dir).catch((error: unknown) => {
+    throw new Error(`OUTPUT.md could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  if (text === undefined) return missingOutput(context.command, workspace.dir, outcome.kind === "exited" ? outcome.output.log : "");
+  return parseOutputFile(text, { scopeRoot: input.scope.root });
 }
 
-function fromOutcome(outcome: RunOutcome, argv0: string): ExecutorOutput | null {
-  switch (outcome.kind) {
-    case "not_found":
-      return failed("EXECUTOR_FAILED", outcome.detail);
-    case "timed_out":
-      return failed("DEADLINE_EXCEEDED", `${argv0} did not finish before the task's deadline and was stopped`);
-    case "aborted":
-      return failed("EXECUTOR_FAILED", `${argv0} was stopped: the task was cancelled`);
-    case "exited":
-      return outcome.code === 0 ? null : failed("EXECUTOR_FAILED", `${argv0} exited with code ${outcome.code}: ${lastLines(outcome.tail)}`);
-    default:
-      return outcome satisfies never;
+async function runInWorkspace(options: ExecOptions, input: ExecutorInput, workspace: Workspace, plan: StopPlan): Promise<ExecutorOutput> {
+  const started = Date.now();
+  const command = options.command[0] ?? "";
+  // The command runs in the scope root; a missing root would otherwise look like a missing command.
+  if (!(await stat(input.scope.root).catch(() => undefined))?.isDirectory()) throw new Error(`the scope root ${input.scope.root} is not a directory`);
+  await workspace.write(HANDOFF_FILE, renderHandoff(input.task, input.scope, input.workerId, input.evidence, plan.termAt));
+  await workspace.write(WORK_FILE, "");
+  const argv = [...options.command, workspace.dir];
+  const env = commandEnv(options, input, workspace.dir, plan);
+  const outcome = await runCommand({ argv, cwd: input.scope.root, env, termAt: plan.termAt, killGraceMs: plan.killGraceMs, signal: input.signal });
+  await workspace.write(EXEC_LOG_FILE, execLog(argv, outcome, Date.now() - started)).catch((error: unknown) => input.logger.warn({ err: error }, "could not write exec.log"));
+  input.logger.info({ workspace: workspace.dir, outcome: outcome.kind, elapsed_ms: Date.now() - started }, "agent command finished");
+  return resultOf(outcome, workspace, input, { command, plan, started });
+}
+
+async function execute(options: ExecOptions, input: ExecutorInput): Promise<ExecutorOutput> {
+  const plan = planStop(Date.now(), input.deadline, options);
+  if (plan === undefined) return failedOutput("DEADLINE_EXCEEDED", "the task's deadline passed before the agent could start");
+  if (input.signal.aborted) return failedOutput("EXECUTOR_FAILED", "the task was cancelled before the agent started");
+  let workspace: Workspace;
+  try {
+    workspace = await openWorkspace(options.workspaceRoot, input.task.id, plan.killAt);
+  } catch (error) {
+    input.logger.warn({ err: error, task: input.task.id }, "workspace refused");
+    return workspaceFailure(error);
+  }
+  try {
+    return await runInWorkspace(options, input, workspace, plan);
+  } catch (error) {
+    input.logger.warn({ err: error, workspace: workspace.dir }, "exec executor failed");
+    return failedOutput("EXECUTOR_FAILED", error instanceof Error ? error.message : String(error));
+  } finally {
+    await workspace.release().catch((error: unknown) => input.logger.warn({ err: error }, "could not release the workspace lock"));
   }
 }
 
-export function createExecExecutor(options: ExecExecutorOptions): Executor {
-  const argv0 = options.command[0] ?? "(empty command)";
-  return {
-    name: `exec:${argv0}`,
-    async execute(input: ExecutorInput): Promise<ExecutorOutput> {
-      const workspace = join(options.workspaceRoot, WORKSPACES_DIR, workspaceName(input.task.id));
-      await mkdir(workspace, { recursive: true });
-      await writeFile(join(workspace, "HANDOFF.md"), renderHandoff(input.task, input.scope, input.workerId, input.evidence, input.deadline));
-      await writeFile(join(workspace, "WORK.md"), "# Working Notes\n");
-      const env = { ...process.env, MESH_WORKSPACE: workspace, MESH_TASK_ID: input.task.id, MESH_SCOPE: input.scope.name, MESH_SCOPE_ROOT: input.scope.root };
-      const outcome = await runCommand({ argv: [...options.command, workspace], cwd: workspace, env, deadline: input.deadline - REPLY_MARGIN_MS, signal: input.signal, ...(options.killGraceMs ? { killGraceMs: options.killGraceMs } : {}) });
-      if (outcome.kind !== "not_found") await writeFile(join(workspace, "exec.log"), outcome.tail).catch(() => undefined);
-      input.logger.info({ workspace, outcome: outcome.kind }, "agent command finished");
-      return fromOutcome(outcome, argv0) ?? readOutput(workspace);
-    },
-  };
+/** An Executor running `command` once per task. Throws ExecutorConfigError for unusable options. */
+export function createExecExecutor(input: ExecExecutorOptions): Executor {
+  const options = parseOptions(input);
+  const logger = input.logger.child({ component: "agents:exec" });
+  logger.debug({ command: options.command, workspaceRoot: options.workspaceRoot }, "exec executor ready");
+  return Object.freeze({
+    name: `exec:${basename(options.command[0] ?? "")}`,
+    execute: (task: ExecutorInput) => execute(options, task),
+  });
 }

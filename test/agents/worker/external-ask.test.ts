@@ -1,33 +1,116 @@
-// The external ask adapter with a scripted `ask --json` command as a real child process.
-import { afterEach, describe, expect, it } from "vitest";
+// The external ask adapter with a scripted `ask --json` command as a real child process: the argv it
+// builds, the result it parses (unknown keys dropped, sources marked external) and its typed failures.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
-import { citationsFrom, runExternalAsk } from "../../../agents/worker/external-ask/external-knowledge.js";
+import { join } from "node:path";
+import pino from "pino";
+import { ProtocolSchemaError, TaskError } from "../../../agents/protocol/index.js";
+import { createExternalAsk, type ExternalAskOptions } from "../../../agents/worker/external-ask/external-ask.js";
+import { ExternalAskError } from "../../../agents/worker/external-ask/external-ask-error.js";
+import { ExecutorConfigError } from "../../../agents/worker/exec/executor-config-error.js";
+import { envWith, exists, nodeCommand, readPids } from "../../fixtures/executors/scripts.js";
 
-const FAKE = fileURLToPath(new URL("../../fixtures/executors/fake-ask.mjs", import.meta.url));
-const options = { command: [process.execPath, FAKE], cwd: tmpdir(), timeoutMs: 2_000 };
-afterEach(() => delete process.env["FAKE_ASK_MODE"]);
+const logger = pino({ level: "silent" });
+/** Short, yet long enough for Node to start the fake and its grandchild and write their pids. */
+const HANG_TIMEOUT_MS = 1_000;
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "mesh-ask-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("external ask adapter", () => {
-  it("parses a seed-shaped answer and cites only sources that name file, lines and hash", async () => {
-    const result = await runExternalAsk(options, "how are pages allocated?", { overlays: ["O1", "O3"], topK: 3 });
-    expect(result.answer).toMatch(/buddy allocator/);
-    expect(result.sources).toHaveLength(2);
-    const citations = citationsFrom(result);
-    expect(citations).toEqual([expect.objectContaining({ file_path: "mm/page_alloc.c", similarity: 0.83, similarity_kind: "external", overlay: "O1" })]);
+const argvFile = () => join(dir, "argv.json");
+const argvSeen = () => JSON.parse(readFileSync(argvFile(), "utf8")) as string[];
+
+function fakeAsk(mode: string, options: Partial<ExternalAskOptions> = {}) {
+  const env = envWith({ FAKE_ASK_MODE: mode, FAKE_ASK_ARGV_FILE: argvFile(), FAKE_ASK_PIDS_FILE: join(dir, "pids.json") });
+  return createExternalAsk({ command: nodeCommand("fake-ask"), cwd: dir, timeoutMs: 5_000, env, logger, ...options });
+}
+
+describe("external ask: answers", () => {
+  it("passes the question, --json, overlays and top-k, and parses a seed-shaped answer", async () => {
+    const result = await fakeAsk("ok").ask("how are pages allocated?", { overlays: ["O1", "O3"], topK: 3 });
+    expect(argvSeen()).toEqual(["how are pages allocated?", "--json", "--overlays", "O1,O3", "--top-k", "3"]);
+    expect(result.answer).toBe("Pages come from the buddy allocator.");
+    expect(result.metadata).toEqual({ question_hash: "f587deeadeec2f91", top_k: 5, elapsed_ms: 12 });
+    expect(result.sources[0]).not.toHaveProperty("embedding_id");
   });
 
-  it("fails with PGC_QUERY_FAILED on output that is not an ask result", async () => {
-    process.env["FAKE_ASK_MODE"] = "garbage";
-    await expect(runExternalAsk(options, "q", {})).rejects.toMatchObject({ name: "ExternalAskError", code: "PGC_QUERY_FAILED" });
+  it("marks every source external, keeping its similarity clamped to [0, 1]", async () => {
+    const result = await fakeAsk("ok").ask("q");
+    expect(result.sources.map((s) => [s.similarity, s.similarity_kind])).toEqual([
+      [0.83, "external"],
+      [0.5328465282382895, "external"],
+      [1, "external"],
+      [0.4, "external"],
+    ]);
   });
 
-  it("fails with PGC_TIMEOUT when the command hangs", async () => {
-    process.env["FAKE_ASK_MODE"] = "hang";
-    await expect(runExternalAsk({ ...options, timeoutMs: 500 }, "q", {})).rejects.toMatchObject({ code: "PGC_TIMEOUT", retryable: true });
+  it("passes only the question and --json when no overlays or top-k are given", async () => {
+    await fakeAsk("ok").ask("q");
+    expect(argvSeen()).toEqual(["q", "--json"]);
   });
 
-  it("fails without retry when the command does not exist", async () => {
-    await expect(runExternalAsk({ ...options, command: ["/nonexistent/ask"] }, "q", {})).rejects.toMatchObject({ code: "PGC_QUERY_FAILED", retryable: false });
+  it("fills argument templates, leaving out the parts whose value is not given", async () => {
+    const args = { question: ["--q={question}", "--format", "json"], topK: [] };
+    await fakeAsk("ok", { args }).ask("what calls {overlays}?", { overlays: ["O1"], topK: 9 });
+    expect(argvSeen()).toEqual(["--q=what calls {overlays}?", "--format", "json", "--overlays", "O1"]);
+  });
+
+  it("keeps a question starting with '-' from being read as an option", async () => {
+    await fakeAsk("ok").ask("-O2 flags?");
+    expect(argvSeen()[0]).toBe(" -O2 flags?");
+  });
+
+  it("reads the JSON after progress lines printed before it", async () => {
+    expect((await fakeAsk("noisy").ask("q")).sources).toHaveLength(4);
+  });
+});
+
+describe("external ask: failures", () => {
+  it("fails with PGC_QUERY_FAILED (retryable, per the protocol) on output that is not JSON", async () => {
+    const error = await fakeAsk("garbage").ask("q").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExternalAskError);
+    expect(error).toMatchObject({ name: "ExternalAskError", code: "PGC_QUERY_FAILED", failure: "not_json", retryable: true });
+    expect((error as Error).message).toMatch(/did not print JSON: "this is not json"/);
+  });
+
+  it("fails with PGC_QUERY_FAILED on JSON that is not an ask result, naming the fields", async () => {
+    const error = (await fakeAsk("invalid").ask("q").catch((e: unknown) => e)) as ExternalAskError;
+    expect(error).toMatchObject({ code: "PGC_QUERY_FAILED", failure: "schema" });
+    expect(error.cause).toBeInstanceOf(ProtocolSchemaError);
+    expect(error.message).toMatch(/not an ask result: Invalid AskResult: .*sources/);
+  });
+
+  it("fails with PGC_QUERY_FAILED on a non-zero exit, quoting stderr", async () => {
+    await expect(fakeAsk("fail").ask("q")).rejects.toMatchObject({ code: "PGC_QUERY_FAILED", failure: "exit_status", message: expect.stringMatching(/exited with code 2; last stderr lines:\nfake-ask: PGC not found in this directory\nfake-ask: run `genesis` first$/) as string });
+  });
+
+  it("fails with PGC_TIMEOUT when the command hangs, and kills its process group", async () => {
+    await expect(fakeAsk("hang", { timeoutMs: HANG_TIMEOUT_MS }).ask("q")).rejects.toMatchObject({ code: "PGC_TIMEOUT", failure: "timeout", retryable: true, message: expect.stringMatching(/did not answer within 1000 ms/) as string });
+    const pids = readPids(join(dir, "pids.json"));
+    expect(pids).toHaveLength(2);
+    await expect.poll(() => pids.filter(exists), { timeout: 5_000 }).toEqual([]);
+  });
+
+  it("fails with PGC_QUERY_FAILED when the command does not exist", async () => {
+    await expect(fakeAsk("ok", { command: ["/nonexistent/ask"] }).ask("q")).rejects.toMatchObject({ code: "PGC_QUERY_FAILED", failure: "not_started", message: "command not found: /nonexistent/ask" });
+  });
+
+  it("stops the command when the caller cancels", async () => {
+    const controller = new AbortController();
+    const pending = fakeAsk("hang").ask("q", { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: "PGC_QUERY_FAILED", failure: "cancelled" });
+  });
+
+  it("becomes a TaskError with the same code, so a worker reports it as such", () => {
+    const taskError = new ExternalAskError("PGC_TIMEOUT", "timeout", "slow").toTaskError();
+    expect(taskError).toBeInstanceOf(TaskError);
+    expect(taskError.toWire()).toEqual({ code: "PGC_TIMEOUT", message: "slow", retryable: true });
+  });
+
+  it("rejects unusable options when it is created", () => {
+    expect(() => createExternalAsk({ command: [], cwd: dir, logger })).toThrow(ExecutorConfigError);
+    expect(() => createExternalAsk({ command: ["ask"], cwd: dir, logger, args: { question: ["--json"] } })).toThrow(/must pass \{question\}/);
   });
 });
