@@ -1,47 +1,77 @@
-// Citations are checked, not trusted: inside the worker's scope, and the text at the cited lines
-// hashes to the cited sha256 — re-read by the manager, or re-hashed by another replica.
-import { citationMatches, type Citation } from "../../protocol/index.js";
+// Citations are checked, not trusted: every one must lie inside the worker's scope, and a sample (all of
+// them for a critical task) must hash to its sha256 — re-read by the manager or re-hashed by a replica.
+import type { Citation } from "../../protocol/index.js";
+import { checkHashes, type HashCheck, type HashSources } from "./hash-check.js";
+import { sampleIndices } from "./sample.js";
+import { outOfScopeProblem } from "./scope.js";
+import type { CitationResult } from "./verdict.js";
+import type { VerdictBuilder } from "./verdict-builder.js";
 
-export type CitationOutcome = "verified" | "mismatch" | "out_of_scope" | "unverifiable";
-
-export interface CitationCheckContext {
-  scopePaths: readonly string[];
-  readFile: ((path: string) => Promise<string | null>) | null;
-  verifyRemote?: (citations: readonly Citation[]) => Promise<boolean[]>;
+export interface CitationCheckInput {
+  citations: readonly Citation[];
+  scope: { name: string; paths: readonly string[] };
+  /** Critical tasks check every citation, and an unverifiable one rejects. */
+  critical: boolean;
+  sampleSize: number;
+  random: () => number;
+  sources: HashSources;
 }
 
-export function insideScope(path: string, scopePaths: readonly string[]): boolean {
-  if (path.startsWith("/") || path.split("/").includes("..")) return false;
-  if (scopePaths.length === 0 || scopePaths.includes("")) return true;
-  return scopePaths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
+/** A citation whose hash matched, with the cited text when the manager read it itself. */
+export interface VerifiedCitation {
+  citation: Citation;
+  text?: string;
 }
 
-/** Deterministic sample of `size` citations (all when size ≥ count). */
-export function sample<T>(items: readonly T[], size: number, random: () => number): T[] {
-  if (size >= items.length) return [...items];
-  const pool = [...items];
-  const chosen: T[] = [];
-  while (chosen.length < size) chosen.push(pool.splice(Math.floor(random() * pool.length), 1)[0] as T);
-  return chosen;
+export function citedLines(citation: Pick<Citation, "file_path" | "line_start" | "line_end">): string {
+  return `${citation.file_path}:${citation.line_start}-${citation.line_end}`;
 }
 
-export async function checkCitations(citations: readonly Citation[], context: CitationCheckContext): Promise<CitationOutcome[]> {
-  const outcomes: CitationOutcome[] = citations.map((c) => (insideScope(c.file_path, context.scopePaths) ? "unverifiable" : "out_of_scope"));
-  const pending = citations.map((c, i) => ({ c, i })).filter(({ i }) => outcomes[i] === "unverifiable");
-  if (context.readFile) {
-    for (const { c, i } of pending) {
-      const text = await context.readFile(c.file_path);
-      outcomes[i] = text === null ? "mismatch" : citationMatches(text, c) ? "verified" : "mismatch";
+function resultOf(citation: Citation, outcome: CitationResult["outcome"], detail: string): CitationResult {
+  const { file_path, line_start, line_end, overlay } = citation;
+  return { file_path, line_start, line_end, overlay, outcome, detail };
+}
+
+/** Marks out-of-scope citations (never read) and returns the indices of the others. */
+function checkScope(input: CitationCheckInput, results: CitationResult[], v: VerdictBuilder): number[] {
+  const inside: number[] = [];
+  input.citations.forEach((citation, i) => {
+    const problem = outOfScopeProblem(citation.file_path, input.scope.paths);
+    if (problem === undefined) {
+      inside.push(i);
+    } else {
+      results[i] = resultOf(citation, "out_of_scope", problem);
+      v.reject("CITATION_OUT_OF_SCOPE", `citation ${citedLines(citation)} lies outside scope ${input.scope.name}: ${problem}`);
     }
-    return outcomes;
-  }
-  if (context.verifyRemote && pending.length > 0) {
-    try {
-      const answers = await context.verifyRemote(pending.map(({ c }) => c));
-      pending.forEach(({ i }, k) => (outcomes[i] = answers[k] === true ? "verified" : "mismatch"));
-    } catch {
-      // no replica could check them: they stay unverifiable
-    }
-  }
-  return outcomes;
+  });
+  v.check("citations_in_scope", inside.length === input.citations.length, `${inside.length}/${input.citations.length} citation(s) inside scope ${input.scope.name}`);
+  return inside;
+}
+
+function applyHashCheck(input: CitationCheckInput, citation: Citation, check: HashCheck, v: VerdictBuilder): void {
+  const where = citedLines(citation);
+  if (check.outcome === "fabricated") v.reject("FABRICATED_CITATION", `citation ${where} is stale or fabricated: ${check.detail}`);
+  if (check.outcome !== "unverifiable") return;
+  if (input.critical) v.reject("UNVERIFIABLE_CITATION", `citation ${where} could not be checked on a critical task: ${check.detail}`);
+  else v.warn(`citation ${where} could not be checked: ${check.detail}`);
+}
+
+/** Runs the citation checks into `v` and returns the citations whose hash matched. */
+export async function checkCitations(input: CitationCheckInput, v: VerdictBuilder): Promise<VerifiedCitation[]> {
+  const results = input.citations.map((c) => resultOf(c, "not_sampled", "not in the sample"));
+  const inside = checkScope(input, results, v);
+  const size = input.critical ? inside.length : input.sampleSize;
+  const sampled = sampleIndices(inside.length, size, input.random).map((k) => inside[k] as number);
+  const chosen = sampled.map((i) => input.citations[i] as Citation);
+  const checks = await checkHashes(chosen, input.sources);
+  const verified: VerifiedCitation[] = [];
+  checks.forEach((check, k) => {
+    const citation = chosen[k] as Citation;
+    results[sampled[k] as number] = resultOf(citation, check.outcome, check.detail);
+    applyHashCheck(input, citation, check, v);
+    if (check.outcome === "verified") verified.push(check.text === undefined ? { citation } : { citation, text: check.text });
+  });
+  v.check("citations_verified", verified.length === chosen.length, `${verified.length}/${chosen.length} sampled citation(s) hash to the cited lines (${input.citations.length} cited)`);
+  v.citations = results;
+  return verified;
 }
