@@ -42,7 +42,7 @@ export class MeshClient {
     });
     this.requester = new Requester({
       transmit: (_peer, frame) => (this.link.send(frame) ? "sent" : "busy"),
-      cancel: (_peer, corr) => this.link.send(this.encode({ ...this.header("cancel"), corr, body: {} } as Envelope)),
+      cancel: (_peer, corr) => this.link.send(this.encode(Object.assign(this.header("cancel"), { corr, body: {} }) as Envelope)),
       logger,
       countRetry: () => undefined,
     });
@@ -51,15 +51,15 @@ export class MeshClient {
   async request(op: string, args: unknown = {}, options: { timeoutMs?: number; signal?: AbortSignal; maxHops?: number } = {}): Promise<unknown> {
     const deadline = Date.now() + (options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const messageId = this.nextId();
-    const envelope = {
-      ...this.header("request", messageId),
+    // Object.assign rather than a leading spread: see Outbound.envelope.
+    const envelope = Object.assign(this.header("request", messageId), {
       deadline,
       hops: 1,
       max_hops: options.maxHops ?? DEFAULT_MAX_HOPS,
       path: [this.id],
       trace: newTraceId(),
       body: { op, args },
-    } as Envelope;
+    }) as Envelope;
     return this.requester.request({
       peerId: this.options.endpoint,
       messageId,

@@ -19,7 +19,7 @@ import { Responder, type Handler } from "./responder.js";
 import { SendQueue } from "./send-queue.js";
 import { NodeStats } from "./stats.js";
 import type { NackCode } from "./wire/nack-codes.js";
-import { ENVELOPE_VERSION, type BodyOf, type Envelope, type MessageKind, type NodeCard } from "./wire/schema.js";
+import { ENVELOPE_VERSION, type BodyOf, type MessageKind, type NodeCard } from "./wire/schema.js";
 import { Inbound } from "./inbound.js";
 import { Outbound, type EnvelopeExtras } from "./outbound.js";
 import { resolveAdvertisedEndpoint } from "./endpoint.js";
@@ -220,16 +220,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const deadline = Math.min(Date.now() + timeoutMs, options.via?.deadline ?? Number.POSITIVE_INFINITY);
     const trail = options.trail ?? trailFor(this.id, options.via, options.maxHops);
     const messageId = this.nextId();
-    const envelope = {
-      ...this.outbound.header("request", messageId),
-      deadline,
-      hops: trail.hops,
-      max_hops: trail.maxHops,
-      path: trail.path,
-      trace: options.traceId ?? options.via?.traceId ?? newTraceId(),
-      body: { op, args },
-    } as Envelope;
-    const frame = this.outbound.encode(envelope);
+    const trace = options.traceId ?? options.via?.traceId ?? newTraceId();
+    const fields = { deadline, hops: trail.hops, max_hops: trail.maxHops, path: trail.path, trace };
+    const frame = this.outbound.encode(this.outbound.envelope("request", { op, args }, fields, messageId));
     return this.requester.request({ peerId, messageId, frame, deadline, attempts: options.attempts ?? this.options.attempts, ...(options.signal ? { signal: options.signal } : {}) });
   }
 

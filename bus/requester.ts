@@ -9,6 +9,18 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_ATTEMPTS = 3;
 export const RETRY_MIN_BACKOFF_MS = 20;
 export const RETRY_MAX_BACKOFF_MS = 1_000;
+const RETRY_BACKOFF_FACTOR = 2;
+
+/** The wait a busy peer asked for in its NACK, capped (our own full send queue gives none). */
+function retryHintMs(error: Error): number {
+  const hint = error instanceof BusyError || error instanceof NackError ? error.retryAfterMs : undefined;
+  return Math.min(hint ?? 0, RETRY_MAX_BACKOFF_MS);
+}
+
+/** p-retry's randomized first backoff: between 1× and 2× the minimum. */
+function firstBackoffMs(): number {
+  return Math.min(Math.round((1 + Math.random()) * RETRY_MIN_BACKOFF_MS), RETRY_MAX_BACKOFF_MS);
+}
 
 export type TransmitResult = "sent" | "busy" | "no_route";
 
@@ -80,27 +92,8 @@ export class Requester {
         return await this.attempt(entry, attemptMs);
       } catch (error) {
         if (entry.settled || outbound.attempts <= 1 || !isRetryable(error as Error)) throw error;
-        this.deps.countRetry();
-        await this.respectRetryAfter(error as Error, entry);
+        return await this.retry(outbound, entry, attemptMs, error as Error);
       }
-      const retried = pRetry(() => this.attempt(entry, attemptMs), {
-        retries: outbound.attempts - 2,
-        factor: 2,
-        minTimeout: RETRY_MIN_BACKOFF_MS,
-        maxTimeout: RETRY_MAX_BACKOFF_MS,
-        randomize: true,
-        maxRetryTime: Math.max(1, outbound.deadline - Date.now()),
-        shouldRetry: ({ error }) => !entry.settled && isRetryable(error),
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          if (retriesLeft <= 0 || entry.settled || !isRetryable(error)) return;
-          this.deps.countRetry();
-          this.deps.logger.debug({ messageId: outbound.messageId, peer: outbound.peerId, err: error }, "retrying request");
-          await this.respectRetryAfter(error, entry);
-        },
-      });
-      retried.catch(() => undefined); // the race below may settle first; the loser must not go unhandled
-      // The outcome settles at once on a reply, the deadline or a cancel, even during a backoff sleep.
-      return await Promise.race([retried, entry.outcome]);
     } catch (error) {
       if (error instanceof TimeoutError || error instanceof CancelledError) this.deps.cancel(outbound.peerId, outbound.messageId);
       throw error;
@@ -109,6 +102,31 @@ export class Requester {
       outbound.signal?.removeEventListener("abort", onAbort);
       this.pending.delete(outbound.messageId);
     }
+  }
+
+  /** Attempts 2…n after a retryable failure of the first, with p-retry's backoff schedule. */
+  private async retry(outbound: OutboundRequest, entry: Pending, attemptMs: number, firstError: Error): Promise<unknown> {
+    this.onRetry(outbound, firstError);
+    // A busy peer's retry-after first, then the backoff p-retry would have slept before its first retry.
+    await this.sleepUnlessSettled(retryHintMs(firstError) + firstBackoffMs(), entry);
+    const retried = pRetry(() => this.attempt(entry, attemptMs), {
+      retries: outbound.attempts - 2,
+      factor: RETRY_BACKOFF_FACTOR,
+      // The schedule continues at its second step, as if p-retry had run the first attempt too.
+      minTimeout: RETRY_MIN_BACKOFF_MS * RETRY_BACKOFF_FACTOR,
+      maxTimeout: RETRY_MAX_BACKOFF_MS,
+      randomize: true,
+      maxRetryTime: Math.max(1, outbound.deadline - Date.now()),
+      shouldRetry: ({ error }) => !entry.settled && isRetryable(error),
+      onFailedAttempt: async ({ error, retriesLeft }) => {
+        if (retriesLeft <= 0 || entry.settled || !isRetryable(error)) return;
+        this.onRetry(outbound, error);
+        await this.sleepUnlessSettled(retryHintMs(error), entry);
+      },
+    });
+    retried.catch(() => undefined); // the race below may settle first; the loser must not go unhandled
+    // The outcome settles at once on a reply, the deadline or a cancel, even during a backoff sleep.
+    return Promise.race([retried, entry.outcome]);
   }
 
   /** A reply arrived: settle the request whatever attempt it answers. */
@@ -192,10 +210,17 @@ export class Requester {
     });
   }
 
-  private async respectRetryAfter(error: Error, entry: Pending): Promise<void> {
-    const hint = error instanceof BusyError || error instanceof NackError ? error.retryAfterMs : undefined;
-    if (!hint) return;
-    await Promise.race([new Promise((resolve) => setTimeout(resolve, Math.min(hint, RETRY_MAX_BACKOFF_MS))), entry.outcome.catch(() => undefined)]);
+  private onRetry(outbound: OutboundRequest, error: Error): void {
+    this.deps.countRetry();
+    this.deps.logger.debug({ messageId: outbound.messageId, peer: outbound.peerId, err: error }, "retrying request");
+  }
+
+  /** A pause between attempts that ends at once when the request settles (reply, deadline, cancel). */
+  private async sleepUnlessSettled(ms: number, entry: Pending): Promise<void> {
+    if (ms <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([new Promise((resolve) => (timer = setTimeout(resolve, ms))), entry.outcome.catch(() => undefined)]);
+    clearTimeout(timer);
   }
 }
 

@@ -84,17 +84,17 @@ export class Responder {
   onCancel(envelope: EnvelopeOf<"cancel">): void {
     if (envelope.corr === undefined) return;
     const key = `${envelope.from}\u0000${envelope.corr}`;
-    const controller = this.running.get(key);
-    if (!controller) return;
+    const abort = this.running.get(key);
+    if (!abort) return;
     this.deps.bulkhead.withdraw(key);
     this.running.delete(key);
     this.deps.cache.forget(envelope.from, envelope.corr);
-    controller.abort(new Error("cancelled by the requester"));
+    abort.abort(new Error("cancelled by the requester"));
   }
 
   /** Abort every running handler (the drain bound passed). */
   abortAll(reason: string): void {
-    for (const controller of this.running.values()) controller.abort(new Error(reason));
+    for (const abort of this.running.values()) abort.abort(new Error(reason));
   }
 
   private guard(envelope: EnvelopeOf<"request">): { code: NackCode; detail: string } | undefined {
@@ -112,7 +112,6 @@ export class Responder {
   }
 
   private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string): Promise<void> {
-    const deadline = envelope.deadline ?? Date.now() + DEFAULT_HANDLER_DEADLINE_MS;
     const baseLogger = this.deps.logger;
     let childLogger: Logger | undefined;
     const context: RequestContext = {
@@ -120,10 +119,11 @@ export class Responder {
       messageId: envelope.id,
       op: envelope.body.op,
       traceId: envelope.trace ?? "",
-      deadline,
+      deadline: abort.deadline,
       hops: envelope.hops ?? 1,
       maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
       path: envelope.path ?? [envelope.from],
+      // Built on first use, like the logger below: most handlers never read it (see RequestAbort).
       get signal() {
         return abort.signal;
       },

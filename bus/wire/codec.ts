@@ -83,5 +83,7 @@ export function decodeEnvelope(frame: Buffer, maxFrameBytes: number): Envelope {
   if (!body.success) {
     throw new FrameDecodeError("schema_invalid", `${envelope.kind} body: ${describeIssues(body.error.issues)}`, envelope.id);
   }
-  return { ...envelope, body: body.data } as Envelope;
+  // zod's output (like the unpacked payload it came from) belongs to this call: set the body, don't copy.
+  envelope.body = body.data;
+  return envelope as Envelope;
 }

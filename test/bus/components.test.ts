@@ -1,14 +1,20 @@
 // Pure parts of the bus, tested without sockets: liveness verdicts, reply cache, bulkhead, frames, registry.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import CRC32 from "crc-32";
+import { randomBytes } from "node:crypto";
+import pino from "pino";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bulkhead } from "../../bus/bulkhead.js";
+import { Outbound, type OutboundDeps } from "../../bus/outbound.js";
 import { judgePeer, PeerTable, type PeerRecord } from "../../bus/peer-table.js";
 import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "../../bus/registry.js";
-import { ReplyCache } from "../../bus/reply-cache.js";
+import { REPLY_GRACE_MS, ReplyCache } from "../../bus/reply-cache.js";
+import { RequestAbort } from "../../bus/request-abort.js";
+import { Requester, RETRY_MIN_BACKOFF_MS } from "../../bus/requester.js";
 import type { FrameDecodeError} from "../../bus/index.js";
-import { checkFrame, encodeFrame, type NodeCard } from "../../bus/index.js";
+import { checkFrame, crc32, encodeFrame, type NodeCard } from "../../bus/index.js";
 
 const limits = { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 };
 const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
@@ -53,7 +59,7 @@ describe("ReplyCache", () => {
     cache.complete("a", "1", Buffer.from("r"), undefined);
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "done", reply: Buffer.from("r") });
     expect(cache.begin("b", "1", undefined)).toEqual({ state: "new" });
-    now = 60_001;
+    now = 1_001;
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "new" });
   });
 
@@ -65,19 +71,29 @@ describe("ReplyCache", () => {
     expect(cache.begin("a", "1", 5_000)).toEqual({ state: "running" });
   });
 
-  it("keeps a finished reply until its request's deadline, and at least the grace period", () => {
+  it("keeps a finished reply until its request's deadline, not a fixed TTL", () => {
     let now = 0;
     const cache = new ReplyCache(60_000, 10, () => now);
     cache.begin("a", "1", 20_000);
     cache.complete("a", "1", Buffer.from("r"), 20_000);
-    cache.begin("a", "2", 1_000);
-    cache.complete("a", "2", Buffer.from("r"), 1_000);
-    now = 4_999;
-    expect(cache.begin("a", "2", 1_000).state).toBe("done");
     now = 19_999;
     expect(cache.begin("a", "1", 20_000).state).toBe("done");
-    now = 20_001;
+    now = 20_000;
     expect(cache.begin("a", "1", 20_000).state).toBe("new");
+  });
+
+  it("keeps a finished reply for the grace when the deadline is nearer, and past the TTL when it is further", () => {
+    let now = 0;
+    const cache = new ReplyCache(60_000, 10, () => now);
+    cache.complete("a", "near", Buffer.from("r"), 1_000);
+    cache.complete("a", "far", Buffer.from("r"), 120_000);
+    now = REPLY_GRACE_MS - 1;
+    expect(cache.begin("a", "near", 1_000).state).toBe("done");
+    now = REPLY_GRACE_MS;
+    cache.sweep();
+    expect(cache.size).toBe(1);
+    now = 119_999;
+    expect(cache.begin("a", "far", 120_000).state).toBe("done");
   });
 
   it("bounds the reply bytes it holds, evicting the oldest", () => {
@@ -89,6 +105,25 @@ describe("ReplyCache", () => {
     expect(cache.heldBytes).toBe(8);
     expect(cache.begin("a", "1", undefined).state).toBe("new");
     expect(cache.begin("a", "3", undefined).state).toBe("done");
+    cache.forget("a", "3");
+    expect(cache.heldBytes).toBe(4);
+  });
+
+  it("frees bytes by dropping replies, never the mark of a request still running", () => {
+    const cache = new ReplyCache(60_000, 100, Date.now, 10);
+    cache.begin("a", "running", undefined);
+    for (const id of ["1", "2", "3"]) cache.complete("a", id, Buffer.alloc(4), undefined);
+    expect(cache.begin("a", "running", undefined).state).toBe("running");
+    expect(cache.begin("a", "1", undefined).state).toBe("new");
+    expect(cache.heldBytes).toBe(8);
+  });
+
+  it("keeps the reply just written even when it alone exceeds the byte bound", () => {
+    const cache = new ReplyCache(60_000, 100, Date.now, 10);
+    cache.complete("a", "1", Buffer.alloc(4), undefined);
+    cache.complete("a", "2", Buffer.alloc(16), undefined);
+    expect(cache.begin("a", "2", undefined).state).toBe("done");
+    expect(cache.size).toBe(1);
   });
 
   it("evicts the oldest entry beyond its bound", () => {
@@ -98,6 +133,77 @@ describe("ReplyCache", () => {
     cache.begin("a", "3", undefined);
     expect(cache.size).toBe(2);
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "new" });
+  });
+});
+
+describe("RequestAbort", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("builds no signal and no timer until asked, yet knows when it is abandoned", () => {
+    vi.useFakeTimers({ now: 0 });
+    const abort = new RequestAbort(1_000);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(abort.aborted).toBe(false);
+    vi.setSystemTime(1_000);
+    expect(abort.aborted).toBe(true);
+  });
+
+  it("aborts a signal read before or after the cancel, and at the deadline", () => {
+    vi.useFakeTimers({ now: 0 });
+    const early = new RequestAbort(1_000);
+    const signal = early.signal;
+    early.abort(new Error("cancelled"));
+    expect(signal.aborted).toBe(true);
+    const late = new RequestAbort(1_000);
+    late.abort(new Error("cancelled"));
+    expect(late.signal.reason).toEqual(new Error("cancelled"));
+    const timed = new RequestAbort(1_000);
+    expect(timed.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1_000);
+    expect(timed.signal.aborted).toBe(true);
+  });
+
+  it("leaves no timer behind once the handler finished", () => {
+    vi.useFakeTimers({ now: 0 });
+    const read = new RequestAbort(1_000);
+    void read.signal;
+    read.dispose();
+    const readLate = new RequestAbort(1_000);
+    readLate.dispose();
+    expect(readLate.signal.aborted).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("Requester retries", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("backs off before the second attempt, then answers under the same message id", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const sent: number[] = [];
+    const requester = new Requester({
+      transmit: () => (sent.push(Date.now()), sent.length === 1 ? "busy" : "sent"),
+      cancel: () => undefined,
+      logger: pino({ level: "silent" }),
+      countRetry: () => undefined,
+    });
+    const reply = requester.request({ peerId: "p", messageId: "m.1", frame: Buffer.alloc(0), deadline: 10_000, attempts: 3 });
+    await vi.advanceTimersByTimeAsync(RETRY_MIN_BACKOFF_MS - 1);
+    expect(sent).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(RETRY_MIN_BACKOFF_MS + 1);
+    expect(sent).toHaveLength(2);
+    requester.onReply({ v: 1, kind: "reply", id: "r.1", from: "p", inc: 1, corr: "m.1", body: { result: "ok" } });
+    await expect(reply).resolves.toBe("ok");
+  });
+
+  it("fails at once, without a retry, on a non-retryable NACK", async () => {
+    let retries = 0;
+    const requester = new Requester({ transmit: () => "sent", cancel: () => undefined, logger: pino({ level: "silent" }), countRetry: () => retries++ });
+    const reply = requester.request({ peerId: "p", messageId: "m.1", frame: Buffer.alloc(0), deadline: Date.now() + 10_000, attempts: 3 });
+    requester.onNack("p", { v: 1, kind: "nack", id: "n.1", from: "p", inc: 1, corr: "m.1", body: { code: "unknown_op", detail: "x", retryable: false } });
+    await expect(reply).rejects.toMatchObject({ code: "unknown_op" });
+    expect(retries).toBe(0);
+    expect(requester.inFlight).toBe(0);
   });
 });
 
@@ -138,11 +244,28 @@ describe("frames", () => {
     expect(checkFrame(frame, 1024).crcOk).toBe(false);
   });
 
+  it("computes the crc-32 package's value, the fallback where zlib has no crc32", () => {
+    for (const size of [0, 1, 7, 1_024, 65_537]) {
+      const payload = randomBytes(size);
+      expect(crc32(payload)).toBe(CRC32.buf(payload) >>> 0);
+    }
+  });
+
   it("refuses unknown flags and oversize frames with their codes", () => {
     const frame = encodeFrame(Buffer.from("x"));
     frame[3] = 0x80;
     expect(() => checkFrame(frame, 1024)).toThrow(expect.objectContaining({ code: "version_unsupported" }) as FrameDecodeError);
     expect(() => checkFrame(encodeFrame(Buffer.alloc(2048)), 1024)).toThrow(expect.objectContaining({ code: "too_large" }) as FrameDecodeError);
+  });
+});
+
+describe("Outbound envelopes", () => {
+  it("stamp the header, then the fields, then the body: the wire order", () => {
+    const outbound = new Outbound({ id: "n1", incarnation: 7, maxFrameBytes: 1 << 20, nextId: () => "q.1" } as OutboundDeps);
+    const fields = { deadline: 5, hops: 1, max_hops: 6, path: ["n1"], trace: "t" };
+    const envelope = outbound.envelope("request", { op: "ping", args: {} }, fields);
+    expect(Object.keys(envelope)).toEqual(["v", "kind", "id", "from", "inc", "deadline", "hops", "max_hops", "path", "trace", "body"]);
+    expect(envelope).toMatchObject({ v: 1, kind: "request", id: "q.1", from: "n1", inc: 7, body: { op: "ping", args: {} } });
   });
 });
 
