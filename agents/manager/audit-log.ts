@@ -1,44 +1,107 @@
 // The manager's records: one JSONL line per multi-hop answer (replayable with `mesh trace ID`), the
-// full output of every hop in its own file (hops pass on only key findings and this reference), and
-// MANIFEST.jsonl with one line per completed delegation (seed 001 §5.1).
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+// full output of every hop as one line of hops.jsonl (hops pass on only key findings and a reference to
+// that line), and MANIFEST.jsonl with one line per completed delegation (seed 001 §5.1), whose output
+// is a file of its own under outputs/ (the manifest's `file`).
+//
+// Writes go behind the answer: each record is queued, and the queue is written in order, with
+// synchronous file calls, on the next turn of the event loop (one batch, no thread-pool round trip
+// per file). Appends only, on the hot path: creating a file costs about 30 times an append here. A caller that must know a record is on disk awaits the promise its write returns (a
+// delegation does, before it answers); `find` and `flush` wait for everything queued before them.
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatManifestLine, type ManifestEntryInput } from "../protocol/index.js";
 
 export const AUDIT_FILE = "audit.jsonl";
 export const MANIFEST_FILE = "MANIFEST.jsonl";
-export const HOPS_DIR = "hops";
+export const HOPS_FILE = "hops.jsonl";
+export const OUTPUTS_DIR = "outputs";
+
+/** Failures are reported through onError; a caller that awaits still sees the rejection, one that leaves it crashes nothing. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+interface QueuedWrite {
+  write: () => void;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
 
 export class AuditLog {
-  private ready: Promise<void> | undefined;
+  private queue: QueuedWrite[] = [];
+  private scheduled = false;
+  private dirReady = false;
+  /** Writes that failed since start (each also reaches `onError`). */
+  failures = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    /** Told of every failed write; the record's own promise rejects too. */
+    private readonly onError: (error: Error) => void = () => undefined,
+  ) {}
 
-  private ensure(): Promise<void> {
-    this.ready ??= mkdir(join(this.dir, HOPS_DIR), { recursive: true }).then(() => undefined);
-    return this.ready;
-  }
-
-  /** The reference (relative to the audit dir) of a hop's stored output. */
+  /** The reference of a hop's stored output: its line in hops.jsonl, relative to the audit dir. */
   hopRef(traceId: string, hop: number): string {
-    return `${HOPS_DIR}/${traceId}-hop${hop}.json`;
+    return `${HOPS_FILE}#${traceId}-hop${hop}`;
   }
 
-  /** Store a hop's full output; returns the reference handed to the next hop. */
-  async writeHopOutput(traceId: string, hop: number, output: unknown): Promise<string> {
-    await this.ensure();
+  /**
+   * Store a hop's full output as one line of hops.jsonl; the reference is valid at once. The promise
+   * settles when the line is written; it is marked handled, so a caller may leave it (onError hears).
+   */
+  writeHopOutput(traceId: string, hop: number, output: unknown): Promise<string> {
     const ref = this.hopRef(traceId, hop);
-    await writeFile(join(this.dir, ref), JSON.stringify(output));
-    return ref;
+    const line = `${JSON.stringify({ ref, trace: traceId, hop, output })}\n`;
+    return handled(this.enqueue(() => appendFileSync(join(this.dir, HOPS_FILE), line)).then(() => ref));
   }
 
-  async append(record: { id: string } & Record<string, unknown>): Promise<void> {
-    await this.ensure();
-    await appendFile(join(this.dir, AUDIT_FILE), `${JSON.stringify({ ...record, recorded_at: new Date().toISOString() })}\n`);
+  /** A delegation's full output in a file of its own; resolves to its path relative to the audit dir. */
+  writeOutputFile(taskId: string, output: unknown): Promise<string> {
+    const file = `${OUTPUTS_DIR}/${taskId.replace(/[^A-Za-z0-9._-]/g, "_")}.json`;
+    const body = JSON.stringify(output);
+    return handled(this.enqueue(() => writeFileSync(join(this.dir, file), body)).then(() => file));
+  }
+
+  /** The stored output a hop reference points to, or null. */
+  async readHopOutput(ref: string): Promise<unknown> {
+    const [file, key] = ref.split("#");
+    if (file !== HOPS_FILE || !key) return null;
+    await this.flush();
+    const text = await readFile(join(this.dir, HOPS_FILE), "utf8").catch(() => "");
+    const needle = `{"ref":${JSON.stringify(ref)},`;
+    for (const line of text.split("\n")) {
+      if (!line.startsWith(needle)) continue;
+      try {
+        return (JSON.parse(line) as { output: unknown }).output;
+      } catch {
+        return null; // a torn last line from a crash
+      }
+    }
+    return null;
+  }
+
+  append(record: { id: string } & Record<string, unknown>): Promise<void> {
+    const line = `${JSON.stringify({ ...record, recorded_at: new Date().toISOString() })}\n`;
+    return this.enqueue(() => appendFileSync(join(this.dir, AUDIT_FILE), line));
+  }
+
+  appendManifest(entry: ManifestEntryInput): Promise<void> {
+    // Formatting validates the entry: a bad one fails here, in the caller, not in the queue.
+    const line = `${formatManifestLine(entry)}\n`;
+    return this.enqueue(() => appendFileSync(join(this.dir, MANIFEST_FILE), line));
+  }
+
+  /** Resolves when every write queued so far has been attempted. */
+  flush(): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    return this.enqueue(() => undefined).catch(() => undefined);
   }
 
   /** The audit record with this id (a trace id or its unique prefix), or null. */
   async find(id: string): Promise<Record<string, unknown> | null> {
+    await this.flush();
     let text: string;
     try {
       text = await readFile(join(this.dir, AUDIT_FILE), "utf8");
@@ -59,8 +122,32 @@ export class AuditLog {
     return matches.at(-1) ?? null;
   }
 
-  async appendManifest(entry: ManifestEntryInput): Promise<void> {
-    await this.ensure();
-    await appendFile(join(this.dir, MANIFEST_FILE), `${formatManifestLine(entry)}\n`);
+  private enqueue(write: () => void): Promise<void> {
+    const written = handled(new Promise<void>((resolve, reject) => this.queue.push({ write, resolve, reject })));
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.drain());
+    }
+    return written;
+  }
+
+  private drain(): void {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    for (const item of batch) {
+      try {
+        if (!this.dirReady) {
+          mkdirSync(join(this.dir, OUTPUTS_DIR), { recursive: true });
+          this.dirReady = true;
+        }
+        item.write();
+        item.resolve();
+      } catch (error) {
+        this.failures++;
+        this.onError(error as Error);
+        item.reject(error as Error);
+      }
+    }
   }
 }

@@ -2,7 +2,6 @@
 // re-assignment of legacy answers), answers multi-hop questions, validates every answer's evidence,
 // and records audit lines and MANIFEST.jsonl entries.
 import { randomBytes } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
 import { manifestStatusFor, type DelegatedTask, type Grounding } from "../protocol/index.js";
@@ -12,12 +11,12 @@ import { AuditLog } from "./audit-log.js";
 import { dispatchTask, type Dispatched } from "./dispatch.js";
 import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
 import { ScopeMap } from "./scope-map.js";
-import { resolveInsideScope } from "../pgc/scan/index.js";
+import { SourceReader } from "./source-reader.js";
 import { validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
 export interface ManagerOptions {
   node: MeshNode;
-  /** Directory of audit.jsonl, hops/ and MANIFEST.jsonl. */
+  /** Directory of audit.jsonl, hops.jsonl, outputs/ and MANIFEST.jsonl. */
   auditDir: string;
   /** The code base as the manager can read it, to verify citations itself; else replicas verify. */
   root?: string;
@@ -34,8 +33,6 @@ export interface DelegationResult extends Dispatched {
 
 export const PROTOCOL_WITH_EVIDENCE = "2.0";
 const BEST_SCOPE_TIMEOUT_MS = 5_000;
-/** Files whose text the manager keeps for citation checks (oldest dropped first). */
-const SOURCE_CACHE_FILES = 256;
 
 export class Manager {
   readonly directory: AgentsDirectory;
@@ -49,7 +46,7 @@ export class Manager {
     this.logger = options.logger.child({ component: "agents:manager" });
     this.directory = new AgentsDirectory(options.node);
     this.scopeMap = new ScopeMap(options.node, this.directory, this.logger, options.overrides);
-    this.audit = new AuditLog(options.auditDir);
+    this.audit = new AuditLog(options.auditDir, (error) => this.logger.error({ err: error, dir: options.auditDir }, "could not write an audit record"));
     this.sources = new SourceReader(options.root ?? "");
   }
 
@@ -92,12 +89,16 @@ export class Manager {
         ownership: this.scopeMap,
         dispatch: (scope, task, trail) => dispatchTask(this.options.node, this.directory, scope, task, { trail, traceId: id }, this.logger),
         validate: (task, dispatched) => this.validate(task, dispatched),
-        storeHop: (hop, output) => ({ ref: this.audit.hopRef(id, hop), written: this.audit.writeHopOutput(id, hop, output).then(() => undefined) }),
+        storeHop: (hop, output) => {
+          void this.audit.writeHopOutput(id, hop, output);
+          return this.audit.hopRef(id, hop);
+        },
         bestScopeFor: (q) => this.bestScopeFor(q),
       },
       { id, question, maxHops: options.maxHops ?? DEFAULT_MAX_HOPS, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), ...(options.mode ? { mode: options.mode } : {}) },
     );
-    await this.audit.append({ kind: "multi_hop", ...result });
+    // Written behind the answer, in order with its hop outputs; `trace` (audit.find) waits for it.
+    void this.audit.append({ kind: "multi_hop", ...result });
     return result;
   }
 
@@ -112,7 +113,7 @@ export class Manager {
       task,
       response,
       scope: { name: agent.scope, paths: agent.scope_paths },
-      readFile: this.options.root ? (path) => this.sources.read(path) : null,
+      readFile: this.options.root ? async (path) => this.sources.read(path) : null,
       verifyRemote: (citations) => this.verifyElsewhere(agent, citations),
       ...(this.options.validation ? { policy: this.options.validation } : {}),
     });
@@ -146,7 +147,7 @@ export class Manager {
     const { response, agent, verdict } = result;
     const status = verdict.status === "rejected" && response.status === "completed" ? "blocked" : manifestStatusFor(response.status);
     const followups = status !== "complete" ? [verdict.reasons.join("; ") || response.result.slice(0, 200) || "see the task output"] : [];
-    const file = await this.audit.writeHopOutput(task.id, 0, { task, response, verdict, agent: agent.id });
+    const file = await this.audit.writeOutputFile(task.id, { task, response, verdict, agent: agent.id });
     await this.audit.appendManifest({
       id: task.id,
       file,
@@ -165,30 +166,4 @@ export class Manager {
 
 function newTaskId(): string {
   return `q-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(4).toString("hex")}`;
-}
-
-/**
- * The manager's view of the code root, for checking citations. Reads are cached by path and checked
- * against the file's size and mtime, so a file that changed is read again; paths that leave the root
- * (`..`, absolute, symlinks) are refused.
- */
-class SourceReader {
-  private readonly cache = new Map<string, { size: number; mtimeMs: number; text: string }>();
-
-  constructor(private readonly root: string) {}
-
-  async read(path: string): Promise<string | null> {
-    try {
-      const absolute = await resolveInsideScope(this.root, path);
-      const info = await stat(absolute);
-      const cached = this.cache.get(absolute);
-      if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.text;
-      const text = await readFile(absolute, "utf8");
-      this.cache.set(absolute, { size: info.size, mtimeMs: info.mtimeMs, text });
-      if (this.cache.size > SOURCE_CACHE_FILES) this.cache.delete(this.cache.keys().next().value as string);
-      return text;
-    } catch {
-      return null;
-    }
-  }
 }

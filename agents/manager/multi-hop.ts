@@ -45,8 +45,8 @@ export interface MultiHopDeps {
   /** Run one hop's task on a scope (replica choice and fail-over included). */
   dispatch: (scope: string, task: DelegatedTask, trail: { path: string[]; hops: number; maxHops: number }) => Promise<Dispatched>;
   validate: (task: DelegatedTask, dispatched: Dispatched) => Promise<Verdict>;
-  /** Store a hop's full output; returns its reference at once and a promise of the write. */
-  storeHop: (hop: number, output: unknown) => { ref: string; written: Promise<void> };
+  /** Store a hop's full output (written behind the answer); returns its reference at once. */
+  storeHop: (hop: number, output: unknown) => string;
   /** Which scope best answers a question when it names no known entity (asks every scope). */
   bestScopeFor: (question: string) => Promise<string | null>;
 }
@@ -91,7 +91,7 @@ function handoffFrom(previous: HopRecord | undefined): string | undefined {
   return `Key findings from scope ${previous.scope} (hop ${previous.hop}):\n${findings}\nFull output: ${previous.output_ref}`;
 }
 
-async function runHop(deps: MultiHopDeps, request: MultiHopRequest, chain: HopRecord[], scope: string, focus: string[], writes: Promise<void>[]): Promise<{ record: HopRecord; response: TaskResponse }> {
+async function runHop(deps: MultiHopDeps, request: MultiHopRequest, chain: HopRecord[], scope: string, focus: string[]): Promise<{ record: HopRecord; response: TaskResponse }> {
   const previous = chain.at(-1);
   const hop = chain.length;
   const question = refineQuestion(request.question, previous?.scope ?? null, focus);
@@ -100,10 +100,8 @@ async function runHop(deps: MultiHopDeps, request: MultiHopRequest, chain: HopRe
   const dispatched = await deps.dispatch(scope, task, trail);
   const verdict = await deps.validate(task, dispatched);
   const { response } = dispatched;
-  // The reference is known before the write finishes; the writes are awaited once, before the result returns.
-  const stored = deps.storeHop(hop, { task, response, verdict, agent: dispatched.agent.id });
-  writes.push(stored.written);
-  const outputRef = stored.ref;
+  // The reference is handed on before the write finishes (the manager writes hop outputs behind the answer).
+  const outputRef = deps.storeHop(hop, { task, response, verdict, agent: dispatched.agent.id });
   const citations = response.grounding_evidence?.citations ?? [];
   const record: HopRecord = {
     hop,
@@ -160,14 +158,13 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
   let scope: string | null = from;
   let focus: string[] = [];
   let stoppedBecause = "";
-  const writes: Promise<void>[] = [];
   while (scope) {
     if (chain.length >= request.maxHops) {
       stoppedBecause = `hop budget of ${request.maxHops} spent`;
       break;
     }
     visited.add(scope);
-    const { record, response } = await runHop(deps, request, chain, scope, focus, writes);
+    const { record, response } = await runHop(deps, request, chain, scope, focus);
     chain.push(record);
     const leads = pointers(response.grounding_evidence?.citations ?? [], record.key_findings, deps.ownership, scope);
     if (record.verdict.status === "rejected") {
@@ -193,7 +190,6 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
     scope = next?.scope ?? null;
     focus = next?.focus ?? [];
   }
-  await Promise.all(writes);
   return {
     id: request.id,
     question: request.question,

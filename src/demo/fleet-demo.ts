@@ -65,6 +65,7 @@ export async function runFleetDemo(logger: Logger): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "mesh-demo-"));
   const children: ChildProcess[] = [];
   let node: MeshNode | undefined;
+  let manager: Manager | undefined;
   const started = Date.now();
   try {
     say(`Lattice Mesh demo: a fleet over the bundled demo kernel (${DEMO_CORPUS})`);
@@ -73,7 +74,7 @@ export async function runFleetDemo(logger: Logger): Promise<number> {
     node = new MeshNode({ id: "demo-manager", role: "manager", registryDir: join(dir, "registry"), gossipMs: 200, logger });
     await node.start();
     await waitForWorkers(node, scopes.length);
-    const manager = new Manager({ node, auditDir: join(dir, "audit"), root: DEMO_CORPUS, logger });
+    manager = new Manager({ node, auditDir: join(dir, "audit"), root: DEMO_CORPUS, logger });
     for (const agent of manager.listAgents()) say(`  ${agent.scope.padEnd(8)} ${agent.id.padEnd(14)} ${String(agent.symbols).padStart(4)} symbols  index ${agent.index_revision}  ${agent.endpoint}`);
     say(`\nTopology discovered from the workers' own cross-scope calls and includes:`);
     say(renderText(await manager.topology()).trimEnd().replace(/^/gm, "  "));
@@ -88,6 +89,7 @@ export async function runFleetDemo(logger: Logger): Promise<number> {
     const metrics = manager.metrics.snapshot();
     say(`\n${metrics.responses} answers validated; ${metrics.citations.verified} of ${metrics.citations.checked} sampled citations matched the files; ${metrics.citations.rejected_responses} rejected.`);
   } finally {
+    await manager?.audit.flush();
     await node?.stop();
     await Promise.all(
       children.map((child) => new Promise<void>((resolve) => {

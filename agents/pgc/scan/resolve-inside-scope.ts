@@ -1,4 +1,5 @@
 // Scope safety: every path a scope hands out or accepts is checked to stay under the scope root.
+import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { ScopeNotFoundError, ScopeViolationError } from "./scan-errors.js";
@@ -68,4 +69,22 @@ async function realpathOfNearestExisting(candidate: string): Promise<{ existing:
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/**
+ * The synchronous form for an existing file, for hot paths that cannot afford a thread-pool round trip
+ * per check: the real path of `relPath` under `rootReal` (itself a real path), or null when it does not
+ * exist. Refuses the same escapes as resolveInsideScope.
+ */
+export function resolveExistingInsideRootSync(rootReal: string, relPath: string): string | null {
+  const candidate = path.resolve(rootReal, normalizeScopePath(relPath));
+  let real: string;
+  try {
+    real = realpathSync(candidate);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  if (!isInsideRoot(rootReal, real)) throw new ScopeViolationError(relPath, "a symlink on the path points outside the scope root");
+  return real;
 }

@@ -11,7 +11,7 @@ export const HELP = `Usage: mesh manager --audit DIR (--seed ENDPOINT... | --reg
 
 Run a fleet's manager: it discovers the workers and the topology, answers the ops agents, topology, ask,
 delegate, trace and metrics (the CLI's mesh agents / topology / ask / delegate use them), validates every
-answer's evidence, and writes audit.jsonl, hops/ and MANIFEST.jsonl under --audit. Prints one JSON line
+answer's evidence, and writes audit.jsonl, hops.jsonl, outputs/ and MANIFEST.jsonl under --audit. Prints one JSON line
 {"event":"ready",…} when reachable; stops gracefully on SIGINT/SIGTERM. \`mesh up\` starts one for you.
 
 Options:
@@ -49,6 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   await node.start();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid });
   const signal = await stopped;
+  await manager.audit.flush();
   printJson({ event: "stopped", id: node.id, signal });
   return EXIT.ok;
 }

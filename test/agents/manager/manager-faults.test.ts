@@ -56,6 +56,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await manager.audit.flush();
   await Promise.all(extraNodes.map((n) => n.stop()));
   // Agents orphaned by the killed replica are stopped by their own pids.
   const workspaces = join(fleet.dir, ".agent-workspaces");

@@ -22,7 +22,10 @@ beforeAll(async () => {
   await fleet.untilWorkers(node, expected.scopes.length);
   manager = new Manager({ node, auditDir: join(fleet.dir, "audit"), root: C_KERNEL_DIR, logger: pino({ level: "silent" }) });
 }, 120_000);
-afterAll(() => fleet.stop());
+afterAll(async () => {
+  await manager.audit.flush();
+  await fleet.stop();
+});
 
 describe("the manager over the demo kernel", () => {
   it("lists every worker with scope, state, revision and protocol versions", () => {
@@ -81,6 +84,8 @@ describe("the manager over the demo kernel", () => {
   it("records every multi-hop answer in the audit log and every delegation in MANIFEST.jsonl", async () => {
     const result = await manager.ask("Where is dma_alloc_coherent defined?", { from: "kernel", to: "kernel" });
     expect(await manager.audit.find(result.id)).toMatchObject({ id: result.id, kind: "multi_hop" });
+    const hop = result.knowledge_chain[0];
+    expect(await manager.audit.readHopOutput(hop?.output_ref ?? "")).toMatchObject({ agent: hop?.agent, verdict: { status: hop?.verdict.status }, response: { status: hop?.status } });
     const trace = await promisify(execFile)(process.execPath, [MESH_BIN, "trace", result.id, "--audit", join(fleet.dir, "audit")]);
     expect(trace.stdout).toMatch(/path kernel/);
     expect(trace.stdout).toMatch(/cites kernel\//);
@@ -88,8 +93,11 @@ describe("the manager over the demo kernel", () => {
     expect((missing as { code: number }).code).toBe(65);
     const delegated = await manager.delegate({ id: "T-manifest", task: "alloc_pages", acceptance_criteria: ["alloc_pages"], grounding: { strategy: "pgc_cite", evidence_required: true } }, { scope: "mm" });
     expect(delegated.verdict.status).not.toBe("rejected");
-    const lines = readFileSync(join(fleet.dir, "audit", "MANIFEST.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; status: string });
+    const lines = readFileSync(join(fleet.dir, "audit", "MANIFEST.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; status: string; file: string });
     expect(lines.filter((l) => l.id === "T-manifest")).toHaveLength(1);
-    expect(lines.find((l) => l.id === "T-manifest")?.status).toBe("complete");
+    const entry = lines.find((l) => l.id === "T-manifest");
+    if (!entry) throw new Error("no manifest line for T-manifest");
+    expect(entry.status).toBe("complete");
+    expect(JSON.parse(readFileSync(join(fleet.dir, "audit", entry.file), "utf8"))).toMatchObject({ task: { id: "T-manifest" }, agent: delegated.agent.id });
   });
 });
