@@ -1,6 +1,7 @@
 // Multi-hop benchmark: a 4-hop planned question through the manager over workers that answer
 // instantly (in their own processes), against 4 sequential raw ZeroMQ round trips and 4 sequential
 // bus `task` requests, measured in the same run. Usage: node dist/scripts/bench/multihop.js [--quick] [--json]
+// A real question over Linux subsystems: … --kernel DIR [--from SCOPE] [--to SCOPE] [--question TEXT]
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { parseArgs } from "node:util";
 import pino from "pino";
 import { MeshNode } from "../../bus/index.js";
 import { Manager } from "../../agents/manager/manager.js";
+import { findQueryPath, renderText } from "../../topology/index.js";
 import { connectRawClient } from "./bus-clients.js";
 import { spawnServer } from "./bus-server-process.js";
 import { benchEnvironment, formatTable, percentile, ratio, roundTo, sortedAscending, writeJsonFile } from "./stats.js";
@@ -41,23 +43,44 @@ async function timeSamples(count: number, work: () => Promise<unknown>): Promise
   return sortedAscending(samples);
 }
 
-/** `--kernel DIR`: a real 3–4 hop question over worker processes indexing parts of a Linux tree. */
-async function realKernel(root: string, json: boolean): Promise<void> {
-  const scopes: Record<string, string[]> = {
-    drivers: ["drivers/net/ethernet/intel/e1000/"],
-    net: ["net/core/", "include/linux/skbuff.h", "include/linux/netdevice.h"],
-    kernel: ["kernel/dma/", "include/linux/dma-mapping.h"],
-    mm: ["mm/", "include/linux/gfp.h"],
-  };
+/** Subsystems of a Linux tree, each with the headers it owns, for `--kernel DIR`. */
+const KERNEL_SCOPES: Record<string, string[]> = {
+  drivers: ["drivers/net/ethernet/intel/e1000/"],
+  net: ["net/core/", "include/linux/skbuff.h", "include/linux/netdevice.h"],
+  ipv4: ["net/ipv4/", "include/net/tcp.h", "include/net/ip.h"],
+  sched: ["net/sched/"],
+  dma: ["kernel/dma/", "include/linux/dma-mapping.h"],
+  time: ["kernel/time/", "include/linux/hrtimer.h"],
+  locking: ["kernel/locking/", "include/linux/spinlock.h"],
+  mm: ["mm/", "include/linux/gfp.h"],
+};
+
+interface KernelOptions {
+  root: string;
+  from: string;
+  to: string | undefined;
+  question: string;
+  json: boolean;
+}
+
+/**
+ * `--kernel DIR`: a real multi-hop question over one worker process per subsystem of a Linux tree (see
+ * KERNEL_SCOPES; extract those paths from Debian's linux-source-6.1). Prints the topology the workers'
+ * code gives, the hop distance from `--from` to every scope, and the planned and evidence-following
+ * answers; `--to` defaults to the scope farthest from `--from`.
+ */
+async function realKernel(options: KernelOptions): Promise<void> {
+  const { root } = options;
   const dir = mkdtempSync(join(tmpdir(), "mesh-bench-kernel-"));
   const registry = join(dir, "registry");
   const children: ChildProcess[] = [];
   let node: MeshNode | undefined;
+  let manager: Manager | undefined;
   try {
     const started = Date.now();
     const readyAt: Record<string, number> = {};
     await Promise.all(
-      Object.entries(scopes).map(async ([scope, paths]) => {
+      Object.entries(KERNEL_SCOPES).map(async ([scope, paths]) => {
         const args = [MESH_BIN, "worker", "--scope", scope, "--root", root, ...paths.flatMap((p) => ["--scope-path", p]), "--registry", registry, "--cache", join(dir, "cache"), "--log-level", "warn"];
         const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "ignore"] });
         children.push(child);
@@ -70,18 +93,52 @@ async function realKernel(root: string, json: boolean): Promise<void> {
     );
     node = new MeshNode({ id: "bench-manager", role: "manager", registryDir: registry, gossipMs: 200 });
     await node.start();
-    while (node.peers().filter((p) => p.state === "alive").length < Object.keys(scopes).length) await new Promise((r) => setTimeout(r, 20));
-    const manager = new Manager({ node, auditDir: join(dir, "audit"), root, logger: pino({ level: "silent" }) });
-    const question = "How does the e1000 driver allocate DMA buffers?";
-    const planned = await manager.ask(question, { from: "drivers", to: "mm" });
-    const followed = await manager.ask(question);
-    const times = await timeSamples(5, () => manager.ask(question, { from: "drivers", to: "mm" }));
-    const summary = (r: typeof planned) => ({ path: r.query_path, hops: r.safety.actual_hops, verdicts: r.knowledge_chain.map((h) => h.verdict.status), citations: r.knowledge_chain.map((h) => h.citations.length), stopped_because: r.safety.stopped_because });
-    const result = { root, scopes, index_ready_ms: readyAt, planned: summary(planned), evidence_following: summary(followed), planned_e2e_p50_ms: roundTo(percentile(times, 0.5) / 1000, 1), answer: planned.answer, environment: benchEnvironment(), date: new Date().toISOString() };
-    await manager.audit.flush();
+    while (node.peers().filter((p) => p.state === "alive").length < Object.keys(KERNEL_SCOPES).length) await new Promise((r) => setTimeout(r, 20));
+    const asker = new Manager({ node, auditDir: join(dir, "audit"), root, logger: pino({ level: "silent" }) });
+    manager = asker;
+    const graph = await asker.topology();
+    const distances = Object.fromEntries(
+      Object.keys(KERNEL_SCOPES).map((scope) => {
+        const found = findQueryPath(graph, options.from, scope, { maxHops: 16 });
+        return [scope, found.ok ? found.path.length - 1 : null];
+      }),
+    ) as Record<string, number | null>;
+    const farthest = Object.entries(distances)
+      .filter((entry): entry is [string, number] => entry[1] !== null)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+    const to = options.to ?? farthest ?? options.from;
+    const planned = await asker.ask(options.question, { from: options.from, to });
+    const followed = await asker.ask(options.question, { from: options.from });
+    const times = await timeSamples(5, () => asker.ask(options.question, { from: options.from, to }));
+    const summary = (r: typeof planned) => ({
+      path: r.query_path,
+      hops: r.safety.actual_hops,
+      verdicts: r.knowledge_chain.map((h) => h.verdict.status),
+      citations_verified: r.knowledge_chain.map((h) => `${h.verdict.citations_verified}/${h.verdict.citations_checked}`),
+      focus: r.knowledge_chain.map((h) => h.focus),
+      top_citation: r.knowledge_chain.map((h) => (h.citations[0] ? `${h.citations[0].file_path}:${h.citations[0].line_start}` : null)),
+      stopped_because: r.safety.stopped_because,
+    });
+    const result = {
+      root,
+      scopes: KERNEL_SCOPES,
+      question: options.question,
+      from: options.from,
+      to,
+      index_ready_ms: readyAt,
+      topology: renderText(graph),
+      hop_distance_from_start: distances,
+      planned: summary(planned),
+      evidence_following: summary(followed),
+      planned_e2e_p50_ms: roundTo(percentile(times, 0.5) / 1000, 1),
+      answer: planned.answer,
+      environment: benchEnvironment(),
+      date: new Date().toISOString(),
+    };
     writeJsonFile("bench-results/multihop-kernel.json", result);
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
   } finally {
+    await manager?.audit.flush();
     await node?.stop();
     for (const child of children) child.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
@@ -89,8 +146,10 @@ async function realKernel(root: string, json: boolean): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" }, kernel: { type: "string" } } });
-  if (values.kernel) return realKernel(values.kernel, values.json === true);
+  const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" }, kernel: { type: "string" }, from: { type: "string" }, to: { type: "string" }, question: { type: "string" } } });
+  if (values.kernel) {
+    return realKernel({ root: values.kernel, from: values.from ?? "drivers", to: values.to, question: values.question ?? "How does the e1000 driver allocate DMA buffers?", json: values.json === true });
+  }
   const rounds = values.quick ? 20 : 200;
   const dir = mkdtempSync(join(tmpdir(), "mesh-bench-multihop-"));
   const registry = join(dir, "registry");
