@@ -14,7 +14,7 @@ import { MeshNode } from "../../bus/index.js";
 import { Manager } from "../../agents/manager/manager.js";
 import { findQueryPath, renderText } from "../../topology/index.js";
 import { connectRawClient } from "./bus-clients.js";
-import { spawnServer } from "./bus-server-process.js";
+import { spawnServer, type ServerProcess } from "./bus-server-process.js";
 import { benchEnvironment, formatTable, percentile, ratio, roundTo, sortedAscending, writeJsonFile } from "./stats.js";
 
 const HOPS = 4;
@@ -157,8 +157,10 @@ async function main(): Promise<void> {
   let node: MeshNode | undefined;
   let manager: Manager | undefined;
   // One raw echo process, and one per hop: the chain's own shape (each hop wakes a different process).
-  const rawServers = await Promise.all(Array.from({ length: HOPS + 1 }, () => spawnServer("raw", "tcp://127.0.0.1:*")));
+  const rawServers: ServerProcess[] = [];
   try {
+    // Started one by one into the list the finally block stops, so a server that fails to start leaves none running.
+    for (let i = 0; i <= HOPS; i++) rawServers.push(await spawnServer("raw", "tcp://127.0.0.1:*"));
     for (let i = 0; i < HOPS; i++) {
       mkdirSync(join(dir, `s${i}`), { recursive: true });
       writeFileSync(join(dir, `s${i}`, "code.c"), `void sym_s${i}(void) { sym_s${i + 1}(); }\n`);
