@@ -11,7 +11,7 @@ import { AuditLog } from "./audit-log.js";
 import { dispatchTask, type Dispatched } from "./dispatch.js";
 import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
 import { ScopeMap } from "./scope-map.js";
-import { SourceReader } from "./source-reader.js";
+import { SourceReader } from "../pgc/scan/index.js";
 import { validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
 export interface ManagerOptions {

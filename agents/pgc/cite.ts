@@ -1,42 +1,47 @@
 // Turning retrieved documents into checkable citations: the cited lines are re-read from the file,
-// hashed (citationHash of sliceLines), and a file that changed since indexing is never cited.
+// hashed (citationHash of sliceLines), and a file that changed since indexing is never cited. A file
+// that is not valid UTF-8 is not cited either (its decoded text no longer hashes as its bytes did).
 import { readFile } from "node:fs/promises";
 import { citationHash, sliceLines, truncateText, MAX_CITATION_CHARS, type Citation } from "../protocol/index.js";
 import type { RetrievedHit } from "./retrieval/index.js";
-import { resolveInsideScope } from "./scan/index.js";
+import { resolveInsideScope, SOURCE_CACHE_FILES, SourceReader } from "./scan/index.js";
 import { sha256Hex } from "./store/blobs.js";
 
 /** Lines of the cited text shown in a citation's content after its one-line summary. */
 export const EXCERPT_LINES = 6;
 
 export class FileReader {
-  private readonly cache = new Map<string, Promise<string | null>>();
+  private readonly sources: SourceReader;
+  /** Whether the text last read for a path still hashes as it did at indexing time. */
+  private readonly checked = new Map<string, { text: string; matches: boolean }>();
 
   constructor(
-    private readonly root: string,
+    root: string,
     /** sha256 of each file at indexing time, by root-relative path. */
     private readonly indexed: ReadonlyMap<string, string>,
-  ) {}
-
-  /** The file's text, or null when it is gone, escapes the scope, or changed since it was indexed. */
-  read(path: string): Promise<string | null> {
-    let pending = this.cache.get(path);
-    if (!pending) {
-      pending = this.load(path);
-      this.cache.set(path, pending);
-    }
-    return pending;
+  ) {
+    this.sources = new SourceReader(root);
   }
 
-  private async load(path: string): Promise<string | null> {
-    try {
-      const absolute = await resolveInsideScope(this.root, path);
-      const bytes = await readFile(absolute);
-      if (sha256Hex(bytes) !== this.indexed.get(path)) return null;
-      return bytes.toString("utf8");
-    } catch {
-      return null;
-    }
+  /**
+   * The file's text, or null when it is gone, escapes the scope, or differs from what was indexed —
+   * checked on every read (a file edited while the worker runs stops being cited at once).
+   */
+  read(path: string): Promise<string | null> {
+    return Promise.resolve(this.readNow(path));
+  }
+
+  private readNow(path: string): string | null {
+    const text = this.sources.read(path);
+    if (text === null) return null;
+    const seen = this.checked.get(path);
+    // The reader hands back the same string while the file is unchanged, so this is a pointer comparison.
+    if (seen?.text === text) return seen.matches ? text : null;
+    const matches = sha256Hex(Buffer.from(text, "utf8")) === this.indexed.get(path);
+    this.checked.delete(path);
+    this.checked.set(path, { text, matches });
+    if (this.checked.size > SOURCE_CACHE_FILES) this.checked.delete(this.checked.keys().next().value as string);
+    return matches ? text : null;
   }
 }
 

@@ -1,10 +1,10 @@
-// The manager's cached reader of the code root: a changed file is read again, a file replaced by a
+// The cached reader of a code root: a changed file is read again, a file replaced by a
 // symlink or a path escaping the root is refused, and the cache keeps at most its capacity.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SourceReader } from "../../../agents/manager/source-reader.js";
+import { SourceReader } from "../../../agents/pgc/scan/index.js";
 
 let base: string;
 let root: string;

@@ -1,10 +1,11 @@
-// The manager's view of the code root, for re-hashing cited lines. A citation check sits on every
-// hop's critical path, so this reader works synchronously on a cache: a cached file costs one lstat
-// (no thread-pool round trip), and is read again when its inode, size, mtime or ctime changed. Paths
+// A cached view of the files under a root, for citing lines (a worker) and re-hashing them (the
+// manager). Both sit on every hop's critical path, so this reader works synchronously on a cache: a
+// cached file costs one lstat (no thread-pool round trip), and is read again when its inode, size,
+// mtime or ctime changed. Paths
 // that leave the root (`..`, absolute, symlinks anywhere on the path) are refused, as on a cache miss
 // the path is resolved afresh; a cache hit re-checks the very file (same inode) it resolved to before.
 import { lstatSync, readFileSync, realpathSync, type Stats } from "node:fs";
-import { normalizeScopePath, resolveExistingInsideRootSync } from "../pgc/scan/index.js";
+import { normalizeScopePath, resolveExistingInsideRootSync } from "./resolve-inside-scope.js";
 
 /** Files whose text is kept (least recently used dropped first). */
 export const SOURCE_CACHE_FILES = 256;
