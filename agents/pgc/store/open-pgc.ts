@@ -3,7 +3,7 @@
 // stale or corrupt store is detected (checksums, versions) and rebuilt, never half-read.
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
-import { extractFile, linkScope, readGitHistory, type FileExtraction, type ScopeExtraction } from "../overlays/index.js";
+import type { FileExtraction, ScopeExtraction } from "../overlays/index.js";
 import { fitCalibration, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
 import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
@@ -84,6 +84,9 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
       logger.warn({ err: error, dir }, "stored PGC is corrupt; rebuilding");
     }
   }
+  // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
+  // parsed: a worker whose stored index is still valid starts without it.
+  const { extractFile, linkScope, readGitHistory } = await import("../overlays/index.js");
   const reason = options.rebuild ? "rebuild requested" : manifest ? "files changed since the last build" : "no usable stored index";
   const previous = await previousExtractions(dir, manifest, logger);
   const extractions: FileExtraction[] = [];

@@ -63,8 +63,8 @@ export async function run(argv: string[]): Promise<number> {
   const scopePaths = values["scope-path"] ?? [];
   const pgc = await loadPgc({ scope: values.scope, root: values.root, scopePaths, cacheRoot: values.cache, rebuild: values.rebuild }, logger);
   const scope: ScopeInfo = { name: values.scope, root: pgc.root, paths: scopePaths };
-  const knowledge = buildKnowledge(knowledgeFromPgc(pgc), values["ask-cmd"], scope);
-  const executor = values.exec ? buildExecutor(values.exec, values.workspace ?? process.cwd(), logger) : createPgcExecutor(knowledge);
+  const knowledge = await buildKnowledge(knowledgeFromPgc(pgc), values["ask-cmd"], scope);
+  const executor = values.exec ? await buildExecutor(values.exec, values.workspace ?? process.cwd(), logger) : createPgcExecutor(knowledge);
   const node = new MeshNode({
     id: values.id ?? `${values.scope}-${process.pid}`,
     role: WORKER_ROLE,
