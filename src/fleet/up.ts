@@ -13,6 +13,7 @@ import { ProgressReporter } from "../progress.js";
 import { DEFAULT_TARGET_LINES, proposeScopes } from "./decompose.js";
 import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetManifest } from "./fleet-dir.js";
 import { launch, terminate } from "./launch.js";
+import { launchPolicy, runPool } from "./launch-policy.js";
 
 export const SCOPES_FILE_IN_ROOT = "mesh-scopes.json";
 const ROUTABLE_TIMEOUT_MS = 60_000;
@@ -48,13 +49,6 @@ async function scopesFor(root: string, file: string | undefined, targetLines: nu
   }
   const { files } = await scanScope({ root });
   return proposeScopes(files.map((f) => ({ path: f.path, lines: f.lines })), targetLines).map(({ name, paths }) => ({ name, paths }));
-}
-
-/** Workers started at once: more when the machine is idle, one at a time when it is loaded (seed 004). */
-export function launchBatchSize(): number {
-  const cores = cpus().length;
-  const free = cores - (loadavg()[0] ?? 0);
-  return Math.max(1, Math.min(cores * 2, Math.floor(free * 2)));
 }
 
 async function waitRoutable(endpoint: string, expected: number, logger: Logger): Promise<void> {
@@ -103,22 +97,38 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
       }
     }
   }
-  const batch = launchBatchSize();
-  for (let i = 0; i < toStart.length; i += batch) {
-    const launched = await Promise.all(
-      toStart.slice(i, i + batch).map(({ id, scope }) =>
-        launch(id, ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"], paths.logs).then((l) => ({ ...l, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" })),
-      ),
-    );
-    workers.push(...launched);
-    started.push(...launched.map((l) => l.id));
-  }
+  // The manager starts first, in the same pool as the workers: each worker then finds it in the registry
+  // as it starts and says HELLO, so the manager lists it at once instead of on its next registry read.
+  const cores = cpus().length;
+  const load = loadavg()[0] ?? 0;
+  const policy = launchPolicy(cores, load);
+  options.logger.info({ cores, load, ...policy, workers: toStart.length }, "launching fleet processes");
   let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
   if (manager) reused.push(manager.id);
-  else {
-    manager = await launch("manager", ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"], paths.logs);
-    started.push("manager");
+  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"];
+  const jobs: ({ id: "manager" } | { id: string; scope: ScopeSpec })[] = [...(manager ? [] : [{ id: "manager" as const }]), ...toStart];
+  const pool = await runPool(jobs, policy.booting, async (job) => {
+    if (!("scope" in job)) return { manager: await launch("manager", managerArgs, paths.logs) };
+    const { id, scope } = job;
+    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
+    const launched = await launch(id, args, paths.logs);
+    return { worker: { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" } };
+  });
+  for (const done of pool.done) {
+    if (done.manager) {
+      manager = done.manager;
+      started.push("manager");
+    } else if (done.worker) {
+      workers.push(done.worker);
+      started.push(done.worker.id);
+    }
   }
+  if (pool.error !== undefined) {
+    // Record what did come up, so `mesh down` (or the next `mesh up`) can stop or reuse it.
+    writeFleet(paths.dir, { root, started_at: previous?.started_at ?? new Date().toISOString(), scopes, workers, manager });
+    throw pool.error;
+  }
+  if (!manager) throw new CliError("the manager was not started", EXIT.internal);
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
   writeFleet(paths.dir, fleet);
   await waitRoutable(manager.endpoint, workers.length, options.logger);
