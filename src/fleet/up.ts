@@ -6,6 +6,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
+import { MANAGER_ROLE } from "../../agents/manager/serve-manager.js";
 import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { realRoot, scanScope } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
@@ -99,6 +100,8 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   }
   // The manager starts first, in the same pool as the workers: each worker then finds it in the registry
   // as it starts and says HELLO, so the manager lists it at once instead of on its next registry read.
+  // Workers dial only the manager (`--dial manager`): they never send each other requests, and a full
+  // mesh of N workers (N² links and heartbeats) saturates a small machine long before N = 100.
   const cores = cpus().length;
   const load = loadavg()[0] ?? 0;
   const policy = launchPolicy(cores, load);
@@ -110,7 +113,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const pool = await runPool(jobs, policy.booting, async (job) => {
     if (!("scope" in job)) return { manager: await launch("manager", managerArgs, paths.logs) };
     const { id, scope } = job;
-    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
+    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
     const launched = await launch(id, args, paths.logs);
     return { worker: { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" } };
   });
