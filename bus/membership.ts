@@ -132,6 +132,19 @@ export class Membership {
     }
   }
 
+  /**
+   * Whether reading the registry can still teach this node a peer it would dial. A node that dials every
+   * role always reads it; one with dialRoles only while it has no live peer of those roles, since the
+   * peers it does not dial join by saying HELLO, and the ones it dials (full members) read the registry
+   * themselves and say HELLO to every newcomer.
+   */
+  wantsRegistry(): boolean {
+    const roles = this.deps.dialRoles;
+    if (roles === undefined) return true;
+    for (const peer of this.table.values()) if ((peer.state === "alive" || peer.state === "suspect") && roles.includes(peer.card.role)) return false;
+    return true;
+  }
+
   /** Cards worth gossiping: this node's peers that have answered (hearsay is not passed on). */
   gossipCards(): NodeCard[] {
     return [...this.table.values()].filter((p) => p.state === "alive" || p.state === "suspect").map((p) => p.card);

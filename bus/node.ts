@@ -294,7 +294,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     if (records.length === 0) for (const link of this.seedLinks) this.outbound.onLink(link, "hello", { card: this.card });
     if (this.registry && !this.stopping) {
       await this.registry.announce(this.card);
-      for (const entry of await this.registry.read()) this.membership.learn(entry.card, "registry");
+      if (this.membership.wantsRegistry()) for (const entry of await this.registry.read()) this.membership.learn(entry.card, "registry");
     }
   }
 

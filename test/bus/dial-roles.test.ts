@@ -2,8 +2,11 @@
 // sockets and a real registry directory.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import pino from "pino";
+import type { Link } from "../../bus/link.js";
+import { Membership } from "../../bus/membership.js";
 import { LocalRegistry } from "../../bus/registry.js";
 import { BusConfigError, type NodeCard } from "../../bus/index.js";
 import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
@@ -60,12 +63,59 @@ describe("dialRoles", () => {
     await expect.poll(() => aliveIds(c)).toEqual(["a", "b"]);
   });
 
+  it("a worker stops reading the registry while its manager is alive, and reads it again once it left", async () => {
+    const registryDir = tempDir();
+    const hub = await nodes.start({ id: "hub", role: "manager", registryDir, ...FAST_LIVENESS });
+    const worker = await nodes.start({ id: "w", role: "worker", registryDir, dialRoles: ["manager"], ...FAST_LIVENESS });
+    await expect.poll(() => aliveIds(worker)).toEqual(["hub"]);
+    const other = { ...hub.card, id: "m2", endpoint: "tcp://127.0.0.1:1", incarnation: 1 };
+    writeFileSync(join(registryDir, "m2.json"), JSON.stringify({ card: other, pid: process.pid, host: hostname(), updated_at: Date.now() }));
+    await hub.stop(); // BYE: the worker's manager is leaving, so the registry is worth reading again
+    await expect.poll(() => ids(worker)).toContain("m2");
+  });
+
   it("rejects an empty list", async () => {
     await expect(nodes.start({ id: "e", dialRoles: [] })).rejects.toBeInstanceOf(BusConfigError);
   });
 });
 
-const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
+const card = (id: string, incarnation = 1, role = "node"): NodeCard => ({ id, incarnation, role, endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
+
+describe("Membership with dialRoles", () => {
+  // Membership's bookkeeping alone; the links it would open are inert stand-ins (no socket is involved).
+  const inertLink = { close: async () => undefined, flush: async () => undefined } as unknown as Link;
+  const membership = (dialRoles?: string[]) =>
+    new Membership(
+      { selfId: "me", openLink: () => inertLink, sendHello: () => undefined, sendPing: () => undefined, failPending: () => undefined, dialRoles, events: { joined: () => undefined, left: () => undefined, stateChanged: () => undefined }, logger: pino({ level: "silent" }) },
+      { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 },
+    );
+
+  it("ignores hearsay about roles it does not dial, takes a HELLO from any role, and reads the registry only until a dialed peer is alive", () => {
+    const m = membership(["manager"]);
+    expect(m.wantsRegistry()).toBe(true);
+    m.learn(card("w2", 1, "worker"), "registry");
+    m.learn(card("w3", 1, "worker"), "gossip");
+    expect(m.size).toBe(0);
+    m.learn(card("mgr", 1, "manager"), "registry");
+    expect(m.size).toBe(1);
+    expect(m.wantsRegistry()).toBe(true); // learned, not heard from yet
+    m.seen("mgr", 1);
+    expect(m.wantsRegistry()).toBe(false);
+    m.learn(card("w4", 1, "worker"), "hello");
+    expect(m.records().map((r) => r.card.id).sort()).toEqual(["mgr", "w4"]);
+    m.leave("mgr");
+    expect(m.wantsRegistry()).toBe(true);
+  });
+
+  it("without dialRoles takes every card and always reads the registry", () => {
+    const m = membership();
+    m.learn(card("w2", 1, "worker"), "registry");
+    m.learn(card("mgr", 1, "manager"), "gossip");
+    m.seen("mgr", 1);
+    expect(m.size).toBe(2);
+    expect(m.wantsRegistry()).toBe(true);
+  });
+});
 
 describe("LocalRegistry", () => {
   it("rewrites its own entry only when the card changes or the refresh interval passed", async () => {
