@@ -7,7 +7,8 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { MANAGER_ROLE } from "../../agents/manager/serve-manager.js";
-import { openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { checkStoredPgc, openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { gitHead } from "../../agents/pgc/store/source-revision.js";
 import { realRoot, scanScope } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
 import { ProgressReporter } from "../progress.js";
@@ -75,9 +76,19 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const paths = fleetPaths(fleetDirFor(root));
   const previous = readFleet(paths.dir);
   const revisions = new Map<string, string>();
+  // One `git rev-parse` for the whole root; a scope whose stored index is current is only checked (scan,
+  // hash, compare with its manifest), not loaded: its worker loads it.
+  const head = await gitHead(root);
   for (const [i, scope] of scopes.entries()) {
+    const spec = { scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head };
+    const stored = await checkStoredPgc(spec);
+    if (stored.current) {
+      if (!options.quiet) process.stderr.write(`[${i + 1}/${scopes.length}] ${scope.name}: index unchanged ${stored.index_revision}\n`);
+      revisions.set(scope.name, stored.index_revision);
+      continue;
+    }
     const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
-    const opened = await openPgc({ scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
+    const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
     progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
     revisions.set(scope.name, opened.manifest.index_revision);
   }
@@ -98,10 +109,11 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
       }
     }
   }
-  // The manager starts first, in the same pool as the workers: each worker then finds it in the registry
-  // as it starts and says HELLO, so the manager lists it at once instead of on its next registry read.
-  // Workers dial only the manager (`--dial manager`): they never send each other requests, and a full
-  // mesh of N workers (N² links and heartbeats) saturates a small machine long before N = 100.
+  // The manager boots beside the pool of workers (not in it, so the first worker is not held up behind
+  // it): a worker that starts before the manager is in the registry reaches it on its next registry read,
+  // every later one at once. Workers dial only the manager (`--dial manager`): they never send each other
+  // requests, and a full mesh of N workers (N² links and heartbeats) saturates a small machine long
+  // before N = 100.
   const cores = cpus().length;
   const load = loadavg()[0] ?? 0;
   const policy = launchPolicy(cores, load);
@@ -109,27 +121,24 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
   if (manager) reused.push(manager.id);
   const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"];
-  const jobs: ({ id: "manager" } | { id: string; scope: ScopeSpec })[] = [...(manager ? [] : [{ id: "manager" as const }]), ...toStart];
-  const pool = await runPool(jobs, policy.booting, async (job) => {
-    if (!("scope" in job)) return { manager: await launch("manager", managerArgs, paths.logs) };
-    const { id, scope } = job;
+  const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
+  const pool = await runPool(toStart, policy.booting, async ({ id, scope }) => {
     const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
     const launched = await launch(id, args, paths.logs);
-    return { worker: { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" } };
+    return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" };
   });
-  for (const done of pool.done) {
-    if (done.manager) {
-      manager = done.manager;
-      started.push("manager");
-    } else if (done.worker) {
-      workers.push(done.worker);
-      started.push(done.worker.id);
-    }
+  workers.push(...pool.done);
+  started.push(...pool.done.map((w) => w.id));
+  const managerOutcome = managerLaunch ? await managerLaunch : null;
+  if (managerOutcome && "manager" in managerOutcome) {
+    manager = managerOutcome.manager;
+    started.push("manager");
   }
-  if (pool.error !== undefined) {
+  const failure = pool.error ?? (managerOutcome && "error" in managerOutcome ? managerOutcome.error : undefined);
+  if (failure !== undefined) {
     // Record what did come up, so `mesh down` (or the next `mesh up`) can stop or reuse it.
     writeFleet(paths.dir, { root, started_at: previous?.started_at ?? new Date().toISOString(), scopes, workers, manager });
-    throw pool.error;
+    throw failure;
   }
   if (!manager) throw new CliError("the manager was not started", EXIT.internal);
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };

@@ -21,6 +21,8 @@ export interface OpenPgcOptions {
   cacheRoot?: string;
   /** Ignore any stored index and rebuild from source. */
   rebuild?: boolean;
+  /** The root's git HEAD when the caller already knows it (one `git rev-parse` for many scopes). */
+  sourceRevision?: string | null;
   logger: Logger;
   onProgress?: ProgressListener;
 }
@@ -62,6 +64,27 @@ async function previousExtractions(dir: string, manifest: StoreManifest | null, 
   }
 }
 
+export interface StoredPgcCheck {
+  /** The revision the scope's files (and the root's git HEAD) have now. */
+  index_revision: string;
+  /** True when the stored index was built from exactly these files: opening it would only load it. */
+  current: boolean;
+}
+
+/**
+ * Whether a scope's stored index is current, without loading it: scan, hash and compare with the stored
+ * manifest. `mesh up` checks every scope this way; a worker still verifies its blobs when it opens them.
+ */
+export async function checkStoredPgc(options: Omit<OpenPgcOptions, "logger" | "onProgress" | "rebuild">): Promise<StoredPgcCheck> {
+  const root = await realRoot(options.root);
+  const scopePaths = (options.scopePaths ?? []).map(normalizeScopePath);
+  const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
+  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
+  const revision = indexRevision(scanned.files, head);
+  const manifest = await readManifest(dir);
+  return { index_revision: revision, current: manifest !== null && manifest.index_revision === revision };
+}
+
 export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const started = performance.now();
   const { logger, onProgress } = options;
@@ -70,7 +93,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
   await mkdir(dir, { recursive: true });
   onProgress?.({ phase: "scan", done: 0, total: 1 });
-  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), gitHead(root)]);
+  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
   onProgress?.({ phase: "scan", done: 1, total: 1 });
   const revision = indexRevision(scanned.files, head);
   const manifest = options.rebuild ? null : await readManifest(dir);
