@@ -17,6 +17,32 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const OUT_DIR = `${ROOT}dist/bundle/cli`;
 
+/**
+ * zod re-exports all of its ~40 locales as `z.locales` (366 kB of the 755 kB zod chunk, parsed by every
+ * process that loads zod); nothing here uses them, and English, the default, is imported on its own.
+ * In the bundle, `z.locales` holds English only.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "zod-english-only", pluginData: args.resolveDir } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({ contents: 'export { default as en } from "../locales/en.js";', resolveDir: args.pluginData, loader: "js" }));
+  },
+};
+
+/**
+ * zeromq stays external (its native addon is found relative to its package), but an ES module importing a
+ * CommonJS package makes Node scan that package's source for its export names (cjs-module-lexer) in
+ * every process; loading it with require() instead skips the scan.
+ */
+const zeromqByRequire = {
+  name: "zeromq-by-require",
+  setup(b) {
+    b.onResolve({ filter: /^zeromq$/ }, (args) => (args.namespace === "zeromq-by-require" ? { path: "zeromq", external: true } : { path: "zeromq", namespace: "zeromq-by-require" }));
+    b.onLoad({ filter: /.*/, namespace: "zeromq-by-require" }, () => ({ contents: 'module.exports = require("zeromq");', loader: "js" }));
+  },
+};
+
 rmSync(OUT_DIR, { recursive: true, force: true });
 await build({
   absWorkingDir: ROOT,
@@ -31,5 +57,6 @@ await build({
   external: ["zeromq", "msgpackr-extract", "web-tree-sitter", "@repomix/tree-sitter-wasms"],
   // CommonJS dependencies (pino) call require() on Node built-ins; an ES module has no require.
   banner: { js: "import { createRequire as __meshCreateRequire } from 'node:module'; const require = __meshCreateRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly, zeromqByRequire],
   logLevel: "warning",
 });

@@ -38,24 +38,37 @@ export interface PoolOutcome<R> {
 
 /**
  * Run `start` over `items` with at most `limit` running at once, starting the next item as soon as any
- * running one settles. Never rejects: the first failure stops new starts and is returned with what
- * succeeded, so the caller can record (and later stop) the processes that did come up.
+ * running one settles. `items` may be produced while the pool runs (an async iterable): `mesh up` checks
+ * scope after scope while the workers of the scopes checked so far boot. Never rejects: the first failure
+ * (of a start, or of producing the next item) stops new starts and is returned with what succeeded, so
+ * the caller can record (and later stop) the processes that did come up.
  */
-export async function runPool<T, R>(items: readonly T[], limit: number, start: (item: T) => Promise<R>): Promise<PoolOutcome<R>> {
+export async function runPool<T, R>(items: Iterable<T> | AsyncIterable<T>, limit: number, start: (item: T) => Promise<R>): Promise<PoolOutcome<R>> {
   const outcome: PoolOutcome<R> = { done: [] };
-  let next = 0;
+  const source: AsyncIterator<T> | Iterator<T> = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   let failed = false;
+  const fail = (error: unknown) => {
+    if (!failed) outcome.error = error;
+    failed = true;
+  };
+  // Async generators queue concurrent next() calls, so lanes never take the same item.
   const lane = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const item = items[next++] as T;
+    while (!failed) {
+      let next: IteratorResult<T>;
       try {
-        outcome.done.push(await start(item));
+        next = await source.next();
       } catch (error) {
-        if (!failed) outcome.error = error;
-        failed = true;
+        fail(error);
+        return;
+      }
+      if (next.done === true || failed) return;
+      try {
+        outcome.done.push(await start(next.value));
+      } catch (error) {
+        fail(error);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, lane));
   return outcome;
 }

@@ -76,39 +76,9 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const paths = fleetPaths(fleetDirFor(root));
   const previous = readFleet(paths.dir);
   const revisions = new Map<string, string>();
-  // One `git rev-parse` for the whole root; a scope whose stored index is current is only checked (scan,
-  // hash, compare with its manifest), not loaded: its worker loads it.
-  const head = await gitHead(root);
-  for (const [i, scope] of scopes.entries()) {
-    const spec = { scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head };
-    const stored = await checkStoredPgc(spec);
-    if (stored.current) {
-      if (!options.quiet) process.stderr.write(`[${i + 1}/${scopes.length}] ${scope.name}: index unchanged ${stored.index_revision}\n`);
-      revisions.set(scope.name, stored.index_revision);
-      continue;
-    }
-    const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
-    const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
-    progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
-    revisions.set(scope.name, opened.manifest.index_revision);
-  }
   const workers: FleetManifest["workers"] = [];
   const started: string[] = [];
   const reused: string[] = [];
-  const toStart: { id: string; scope: ScopeSpec }[] = [];
-  for (const scope of scopes) {
-    for (let r = 1; r <= options.replicas; r++) {
-      const id = `${scope.name}-${r}`;
-      const old = previous?.workers.find((w) => w.id === id);
-      if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
-        workers.push(old);
-        reused.push(id);
-      } else {
-        if (old) await terminate(old.pid);
-        toStart.push({ id, scope });
-      }
-    }
-  }
   // The manager boots beside the pool of workers (not in it, so the first worker is not held up behind
   // it): a worker that starts before the manager is in the registry reaches it on its next registry read,
   // every later one at once. Workers dial only the manager (`--dial manager`): they never send each other
@@ -117,18 +87,51 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const cores = cpus().length;
   const load = loadavg()[0] ?? 0;
   const policy = launchPolicy(cores, load);
-  options.logger.info({ cores, load, ...policy, workers: toStart.length }, "launching fleet processes");
+  options.logger.info({ cores, load, ...policy, scopes: scopes.length, replicas: options.replicas }, "launching fleet processes");
   let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
   if (manager) reused.push(manager.id);
   const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"];
   const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
-  const pool = await runPool(toStart, policy.booting, async ({ id, scope }) => {
+  // Scopes are checked (or indexed) one after another while the pool already boots the workers of the
+  // scopes checked so far. One `git rev-parse` serves the whole root; a scope whose stored index is current
+  // is only checked (scan, hash, compare with its manifest), not loaded: its worker loads it.
+  const head = await gitHead(root);
+  async function* workersToStart(): AsyncGenerator<{ id: string; scope: ScopeSpec }> {
+    for (const [i, scope] of scopes.entries()) {
+      const spec = { scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head };
+      const stored = await checkStoredPgc(spec);
+      if (stored.current) {
+        if (!options.quiet) process.stderr.write(`[${i + 1}/${scopes.length}] ${scope.name}: index unchanged ${stored.index_revision}\n`);
+        revisions.set(scope.name, stored.index_revision);
+      } else {
+        const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
+        const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
+        progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
+        revisions.set(scope.name, opened.manifest.index_revision);
+      }
+      for (let r = 1; r <= options.replicas; r++) {
+        const id = `${scope.name}-${r}`;
+        const old = previous?.workers.find((w) => w.id === id);
+        if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
+          workers.push(old);
+          reused.push(id);
+          continue;
+        }
+        if (old) await terminate(old.pid);
+        yield { id, scope };
+      }
+    }
+  }
+  const pool = await runPool(workersToStart(), policy.booting, async ({ id, scope }) => {
     const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
     const launched = await launch(id, args, paths.logs);
     return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" };
   });
   workers.push(...pool.done);
   started.push(...pool.done.map((w) => w.id));
+  // The manifest lists workers in scope order, whatever order they became ready in.
+  const order = new Map(scopes.map((scope, i) => [scope.name, i]));
+  workers.sort((x, y) => (order.get(x.scope) ?? 0) - (order.get(y.scope) ?? 0) || x.id.localeCompare(y.id));
   const managerOutcome = managerLaunch ? await managerLaunch : null;
   if (managerOutcome && "manager" in managerOutcome) {
     manager = managerOutcome.manager;

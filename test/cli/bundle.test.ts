@@ -21,8 +21,17 @@ describe("the bundled CLI", () => {
       .filter((f) => f.endsWith(".js"))
       .map((f) => readFileSync(`${BUNDLE_DIR}${f}`, "utf8"))
       .join("\n");
-    expect(code).toMatch(/from "zeromq"/);
+    expect(code).toMatch(/require\("zeromq"\)/); // by require(): no export-name scan of its CommonJS source
     expect(code).toMatch(/from "web-tree-sitter"/);
     expect(code).toMatch(/require\("msgpackr-extract"\)/);
+  });
+
+  it("carries zod's English messages and none of its other locales", () => {
+    const code = readdirSync(BUNDLE_DIR)
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => readFileSync(`${BUNDLE_DIR}${f}`, "utf8"))
+      .join("\n");
+    expect(code).toContain("Invalid input: expected");
+    expect(code).not.toContain("Ungültige Eingabe"); // German
   });
 });

@@ -74,4 +74,26 @@ describe("runPool", () => {
     expect(await runPool([], 4, async (x: number) => x)).toEqual({ done: [] });
     expect(await runPool([1, 2], 8, async (x: number) => x * 2)).toEqual({ done: [2, 4] });
   });
+
+  it("starts items as an async source produces them, and returns a failure of the source with what succeeded", async () => {
+    const { started, settle, start, flush } = controlled();
+    let release: () => void = () => undefined;
+    const secondReady = new Promise<void>((resolve) => (release = resolve));
+    async function* source(): AsyncGenerator<number> {
+      yield 1;
+      await secondReady; // e.g. the second scope is still being checked
+      yield 2;
+      throw new Error("cannot index scope 3");
+    }
+    const done = runPool(source(), 4, start);
+    await flush();
+    expect(started).toEqual([1]); // the first boots while the second is not produced yet
+    settle.get(1)?.resolve(1);
+    release();
+    await expect.poll(() => started).toEqual([1, 2]);
+    settle.get(2)?.resolve(2);
+    const outcome = await done;
+    expect(outcome.done).toEqual([1, 2]);
+    expect((outcome.error as Error).message).toBe("cannot index scope 3");
+  });
 });
