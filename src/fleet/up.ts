@@ -150,15 +150,22 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   return { dir: paths.dir, fleet, started, reused };
 }
 
-/** Graceful stop of a whole fleet: workers first (they drain), then the manager. */
+/**
+ * Workers stopping at once. Signalling a hundred at the same instant makes a hundred processes runnable
+ * together: the 1-minute load average jumps by about 10 and the next `mesh up` would launch one at a time.
+ */
+export const STOPPING_AT_ONCE = 8;
+
+/** Graceful stop of a whole fleet: workers first (they drain), a few at a time, then the manager. */
 export async function fleetDown(dir: string): Promise<string[]> {
   const fleet = readFleet(dir);
   if (!fleet) return [];
   const stopped: string[] = [];
-  await Promise.all(fleet.workers.map(async (w) => {
+  const outcome = await runPool(fleet.workers, STOPPING_AT_ONCE, async (w) => {
     if (pidAlive(w.pid)) stopped.push(w.id);
     await terminate(w.pid);
-  }));
+  });
+  if (outcome.error !== undefined) throw outcome.error;
   if (fleet.manager) {
     if (pidAlive(fleet.manager.pid)) stopped.push(fleet.manager.id);
     await terminate(fleet.manager.pid);
