@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run automatically by `npm ci`).
+// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run automatically by `npm ci`), which
+// also bundles it into dist/bundle/cli/ (scripts/build-bundle.mjs); the bundle starts faster, so it is
+// preferred, and the plain tsc output is the fallback.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const entry = new URL("../dist/src/cli/main.js", import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+const bundled = new URL("../dist/bundle/cli/main.js", import.meta.url);
+const compiled = new URL("../dist/src/cli/main.js", import.meta.url);
+const entry = [bundled, compiled].find((url) => existsSync(fileURLToPath(url)));
+if (!entry) {
   process.stderr.write("mesh: the compiled CLI is missing (dist/). Run `npm run build` in the project root.\n");
   process.exit(70);
 }

@@ -21,6 +21,8 @@ export interface MembershipDeps {
   sendHello: (link: Link) => void;
   sendPing: (link: Link) => void;
   failPending: (peerId: string, error: PeerUnavailableError) => void;
+  /** Roles linked on hearsay; a peer of another role must say HELLO first (see NodeOptions.dialRoles). */
+  dialRoles?: readonly string[] | undefined;
   events: MembershipEvents;
   logger: Logger;
   now?: () => number;
@@ -66,13 +68,16 @@ export class Membership {
     return [...this.table.values()];
   }
 
-  /** Take in a card. HELLO is first-hand; gossip and registry entries are hearsay until the peer answers. */
+  /**
+   * Take in a card. HELLO is first-hand; gossip and registry entries are hearsay until the peer answers.
+   * Hearsay about an unknown peer whose role this node does not dial is ignored (it may still say HELLO).
+   */
   learn(card: NodeCard, via: LearnedVia): void {
     if (card.id === this.deps.selfId) return;
     const known = this.table.get(card.id);
     const now = this.now();
     if (!known) {
-      if (via !== "hello" && this.table.isBuried(card, now)) return;
+      if (via !== "hello" && (!this.dials(card.role) || this.table.isBuried(card, now))) return;
       this.add(card, via === "hello" ? now : 0);
       return;
     }
@@ -127,6 +132,19 @@ export class Membership {
     }
   }
 
+  /**
+   * Whether reading the registry can still teach this node a peer it would dial. A node that dials every
+   * role always reads it; one with dialRoles only while it has no live peer of those roles, since the
+   * peers it does not dial join by saying HELLO, and the ones it dials (full members) read the registry
+   * themselves and say HELLO to every newcomer.
+   */
+  wantsRegistry(): boolean {
+    const roles = this.deps.dialRoles;
+    if (roles === undefined) return true;
+    for (const peer of this.table.values()) if ((peer.state === "alive" || peer.state === "suspect") && roles.includes(peer.card.role)) return false;
+    return true;
+  }
+
   /** Cards worth gossiping: this node's peers that have answered (hearsay is not passed on). */
   gossipCards(): NodeCard[] {
     return [...this.table.values()].filter((p) => p.state === "alive" || p.state === "suspect").map((p) => p.card);
@@ -150,6 +168,10 @@ export class Membership {
   /** Close every link (the node is stopping). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.table.values()].map((p) => p.link.close()));
+  }
+
+  private dials(role: string): boolean {
+    return this.deps.dialRoles === undefined || this.deps.dialRoles.includes(role);
   }
 
   private ping(peer: PeerRecord<Link>, now: number): void {

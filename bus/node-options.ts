@@ -26,6 +26,12 @@ export const nodeOptionsSchema = z
     advertise: z.string().min(1).optional(),
     seeds: z.array(z.string().min(1)).default([]),
     registryDir: z.string().min(1).optional(),
+    /**
+     * Roles this node connects to when it only hears of a peer (registry entry, gossip). A peer of any
+     * other role becomes a member only when it says HELLO itself. Unset: every role (a full mesh). A fleet's
+     * workers dial only the manager, so N workers cost N links and heartbeats, not N².
+     */
+    dialRoles: z.array(z.string().min(1).max(32)).min(1).optional(),
     meta: z.record(z.string(), z.unknown()).default({}),
     maxFrameBytes: z.number().int().min(1024).default(DEFAULT_MAX_FRAME_BYTES),
     heartbeatMs: positiveMs.default(DEFAULT_HEARTBEAT_MS),

@@ -11,7 +11,7 @@ import { Link } from "./link.js";
 import { Membership, type LeaveReason, type PeerView } from "./membership.js";
 import { parseNodeOptions, type NodeOptions, type NodeOptionsInput } from "./node-options.js";
 import type { PeerState } from "./peer-table.js";
-import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "./registry.js";
+import { LocalRegistry } from "./registry.js";
 import { ReplyCache } from "./reply-cache.js";
 import { trailFor, type RequestContext } from "./request-context.js";
 import { Requester } from "./requester.js";
@@ -63,6 +63,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly outbound: Outbound;
   private readonly inbound: Inbound;
   private readonly seedLinks: Link[] = [];
+  private readonly registry: LocalRegistry | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private cardValue: NodeCard | undefined;
   private routerDone: Promise<void> = Promise.resolve();
@@ -117,6 +118,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
         sendHello: (link) => this.outbound.onLink(link, "hello", { card: this.card }),
         sendPing: (link) => this.outbound.onLink(link, "ping", {}),
         failPending: (peerId, error) => this.requester.failPeer(peerId, error),
+        dialRoles: this.options.dialRoles,
         events: {
           joined: (card) => this.emit("peer:join", card),
           left: (card, reason) => this.emit("peer:leave", card, reason),
@@ -126,6 +128,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       },
       this.options,
     );
+    this.registry = this.options.registryDir ? new LocalRegistry(this.options.registryDir) : undefined;
     this.inbound = new Inbound({
       maxFrameBytes: this.options.maxFrameBytes,
       card: () => this.card,
@@ -237,7 +240,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     for (const timer of this.timers) clearInterval(timer);
     if (this.cardValue) {
       for (const record of this.membership.records()) this.outbound.onLink(record.link, "bye", { reason: "stopping" });
-      if (this.options.registryDir) await removeRegistryEntry(this.options.registryDir, this.id).catch(() => undefined);
+      if (this.registry) await this.registry.remove(this.id).catch(() => undefined);
     }
     let drainTimer: NodeJS.Timeout | undefined;
     const bound = new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), this.options.drainTimeoutMs)));
@@ -289,10 +292,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const target = records[Math.floor(Math.random() * records.length)];
     if (target) this.outbound.onLink(target.link, "gossip", { cards });
     if (records.length === 0) for (const link of this.seedLinks) this.outbound.onLink(link, "hello", { card: this.card });
-    const dir = this.options.registryDir;
-    if (dir && !this.stopping) {
-      await writeRegistryEntry(dir, this.card);
-      for (const entry of await readRegistry(dir)) this.membership.learn(entry.card, "registry");
+    if (this.registry && !this.stopping) {
+      await this.registry.announce(this.card);
+      if (this.membership.wantsRegistry()) for (const entry of await this.registry.read()) this.membership.learn(entry.card, "registry");
     }
   }
 

@@ -1,9 +1,8 @@
-// Choosing a worker's knowledge source and executor from its command-line options.
+// Choosing a worker's knowledge source and executor from its command-line options. The exec and
+// external-ask adapters are loaded only when asked for, so a plain PGC worker starts without them.
 import type { Logger } from "pino";
 import type { Executor, ScopeInfo } from "../../agents/worker/executor.js";
 import type { ScopeKnowledge } from "../../agents/worker/knowledge.js";
-import { createExecExecutor } from "../../agents/worker/exec/exec-executor.js";
-import { externalKnowledge } from "../../agents/worker/external-ask/external-knowledge.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 /** Commands are given as one string and split on whitespace; use a wrapper script for anything fancier. */
@@ -13,10 +12,14 @@ export function splitCommand(command: string): string[] {
   return argv;
 }
 
-export function buildKnowledge(own: ScopeKnowledge, askCommand: string | undefined, scope: ScopeInfo): ScopeKnowledge {
-  return askCommand === undefined ? own : externalKnowledge(own, { command: splitCommand(askCommand), cwd: scope.root });
+export async function buildKnowledge(own: ScopeKnowledge, askCommand: string | undefined, scope: ScopeInfo): Promise<ScopeKnowledge> {
+  if (askCommand === undefined) return own;
+  const { externalKnowledge } = await import("../../agents/worker/external-ask/external-knowledge.js");
+  return externalKnowledge(own, { command: splitCommand(askCommand), cwd: scope.root });
 }
 
-export function buildExecutor(command: string, workspaceRoot: string, logger: Logger): Executor {
-  return createExecExecutor({ command: splitCommand(command), workspaceRoot, logger });
+export async function buildExecutor(command: string, workspaceRoot: string, logger: Logger): Promise<Executor> {
+  const argv = splitCommand(command);
+  const { createExecExecutor } = await import("../../agents/worker/exec/exec-executor.js");
+  return createExecExecutor({ command: argv, workspaceRoot, logger });
 }

@@ -9,6 +9,8 @@ import { pidAlive } from "./fleet-dir.js";
 
 const MESH_BIN = fileURLToPath(new URL("../../../bin/mesh.js", import.meta.url));
 export const READY_TIMEOUT_MS = 120_000;
+/** How often a booting process's stdout is checked for its ready line (the launch pool waits on it). */
+const READY_POLL_MS = 20;
 const POLL_MS = 50;
 
 export interface Launched {
@@ -57,7 +59,7 @@ export async function launch(id: string, args: string[], logsDir: string): Promi
     if (ready) return { id, pid, endpoint: ready.endpoint, log };
     if (exited || !pidAlive(pid)) throw new CliError(`${id} exited before it was ready; see ${log}`, EXIT.failed);
     if (Date.now() > until) throw new CliError(`${id} was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${log}`, EXIT.timeout);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
   }
 }
 

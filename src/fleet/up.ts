@@ -6,13 +6,16 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
-import { openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { MANAGER_ROLE } from "../../agents/manager/serve-manager.js";
+import { checkStoredPgc, openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { gitHead } from "../../agents/pgc/store/source-revision.js";
 import { realRoot, scanScope } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
 import { ProgressReporter } from "../progress.js";
 import { DEFAULT_TARGET_LINES, proposeScopes } from "./decompose.js";
 import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetManifest } from "./fleet-dir.js";
 import { launch, terminate } from "./launch.js";
+import { launchPolicy, runPool } from "./launch-policy.js";
 
 export const SCOPES_FILE_IN_ROOT = "mesh-scopes.json";
 const ROUTABLE_TIMEOUT_MS = 60_000;
@@ -50,13 +53,6 @@ async function scopesFor(root: string, file: string | undefined, targetLines: nu
   return proposeScopes(files.map((f) => ({ path: f.path, lines: f.lines })), targetLines).map(({ name, paths }) => ({ name, paths }));
 }
 
-/** Workers started at once: more when the machine is idle, one at a time when it is loaded (seed 004). */
-export function launchBatchSize(): number {
-  const cores = cpus().length;
-  const free = cores - (loadavg()[0] ?? 0);
-  return Math.max(1, Math.min(cores * 2, Math.floor(free * 2)));
-}
-
 async function waitRoutable(endpoint: string, expected: number, logger: Logger): Promise<void> {
   const client = new MeshClient({ endpoint, timeoutMs: 3_000, logger });
   const until = Date.now() + ROUTABLE_TIMEOUT_MS;
@@ -80,60 +76,96 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const paths = fleetPaths(fleetDirFor(root));
   const previous = readFleet(paths.dir);
   const revisions = new Map<string, string>();
-  for (const [i, scope] of scopes.entries()) {
-    const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
-    const opened = await openPgc({ scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
-    progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
-    revisions.set(scope.name, opened.manifest.index_revision);
-  }
   const workers: FleetManifest["workers"] = [];
   const started: string[] = [];
   const reused: string[] = [];
-  const toStart: { id: string; scope: ScopeSpec }[] = [];
-  for (const scope of scopes) {
-    for (let r = 1; r <= options.replicas; r++) {
-      const id = `${scope.name}-${r}`;
-      const old = previous?.workers.find((w) => w.id === id);
-      if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
-        workers.push(old);
-        reused.push(id);
+  // The manager boots beside the pool of workers (not in it, so the first worker is not held up behind
+  // it): a worker that starts before the manager is in the registry reaches it on its next registry read,
+  // every later one at once. Workers dial only the manager (`--dial manager`): they never send each other
+  // requests, and a full mesh of N workers (N² links and heartbeats) saturates a small machine long
+  // before N = 100.
+  const cores = cpus().length;
+  const load = loadavg()[0] ?? 0;
+  const policy = launchPolicy(cores, load);
+  options.logger.info({ cores, load, ...policy, scopes: scopes.length, replicas: options.replicas }, "launching fleet processes");
+  let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
+  if (manager) reused.push(manager.id);
+  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"];
+  const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
+  // Scopes are checked (or indexed) one after another while the pool already boots the workers of the
+  // scopes checked so far. One `git rev-parse` serves the whole root; a scope whose stored index is current
+  // is only checked (scan, hash, compare with its manifest), not loaded: its worker loads it.
+  const head = await gitHead(root);
+  async function* workersToStart(): AsyncGenerator<{ id: string; scope: ScopeSpec }> {
+    for (const [i, scope] of scopes.entries()) {
+      const spec = { scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head };
+      const stored = await checkStoredPgc(spec);
+      if (stored.current) {
+        if (!options.quiet) process.stderr.write(`[${i + 1}/${scopes.length}] ${scope.name}: index unchanged ${stored.index_revision}\n`);
+        revisions.set(scope.name, stored.index_revision);
       } else {
+        const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
+        const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
+        progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
+        revisions.set(scope.name, opened.manifest.index_revision);
+      }
+      for (let r = 1; r <= options.replicas; r++) {
+        const id = `${scope.name}-${r}`;
+        const old = previous?.workers.find((w) => w.id === id);
+        if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
+          workers.push(old);
+          reused.push(id);
+          continue;
+        }
         if (old) await terminate(old.pid);
-        toStart.push({ id, scope });
+        yield { id, scope };
       }
     }
   }
-  const batch = launchBatchSize();
-  for (let i = 0; i < toStart.length; i += batch) {
-    const launched = await Promise.all(
-      toStart.slice(i, i + batch).map(({ id, scope }) =>
-        launch(id, ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"], paths.logs).then((l) => ({ ...l, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" })),
-      ),
-    );
-    workers.push(...launched);
-    started.push(...launched.map((l) => l.id));
-  }
-  let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
-  if (manager) reused.push(manager.id);
-  else {
-    manager = await launch("manager", ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"], paths.logs);
+  const pool = await runPool(workersToStart(), policy.booting, async ({ id, scope }) => {
+    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
+    const launched = await launch(id, args, paths.logs);
+    return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" };
+  });
+  workers.push(...pool.done);
+  started.push(...pool.done.map((w) => w.id));
+  // The manifest lists workers in scope order, whatever order they became ready in.
+  const order = new Map(scopes.map((scope, i) => [scope.name, i]));
+  workers.sort((x, y) => (order.get(x.scope) ?? 0) - (order.get(y.scope) ?? 0) || x.id.localeCompare(y.id));
+  const managerOutcome = managerLaunch ? await managerLaunch : null;
+  if (managerOutcome && "manager" in managerOutcome) {
+    manager = managerOutcome.manager;
     started.push("manager");
   }
+  const failure = pool.error ?? (managerOutcome && "error" in managerOutcome ? managerOutcome.error : undefined);
+  if (failure !== undefined) {
+    // Record what did come up, so `mesh down` (or the next `mesh up`) can stop or reuse it.
+    writeFleet(paths.dir, { root, started_at: previous?.started_at ?? new Date().toISOString(), scopes, workers, manager });
+    throw failure;
+  }
+  if (!manager) throw new CliError("the manager was not started", EXIT.internal);
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
   writeFleet(paths.dir, fleet);
   await waitRoutable(manager.endpoint, workers.length, options.logger);
   return { dir: paths.dir, fleet, started, reused };
 }
 
-/** Graceful stop of a whole fleet: workers first (they drain), then the manager. */
+/**
+ * Workers stopping at once. Signalling a hundred at the same instant makes a hundred processes runnable
+ * together: the 1-minute load average jumps by about 10 and the next `mesh up` would launch one at a time.
+ */
+export const STOPPING_AT_ONCE = 8;
+
+/** Graceful stop of a whole fleet: workers first (they drain), a few at a time, then the manager. */
 export async function fleetDown(dir: string): Promise<string[]> {
   const fleet = readFleet(dir);
   if (!fleet) return [];
   const stopped: string[] = [];
-  await Promise.all(fleet.workers.map(async (w) => {
+  const outcome = await runPool(fleet.workers, STOPPING_AT_ONCE, async (w) => {
     if (pidAlive(w.pid)) stopped.push(w.id);
     await terminate(w.pid);
-  }));
+  });
+  if (outcome.error !== undefined) throw outcome.error;
   if (fleet.manager) {
     if (pidAlive(fleet.manager.pid)) stopped.push(fleet.manager.id);
     await terminate(fleet.manager.pid);

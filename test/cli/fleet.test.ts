@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
 import { MESH_BIN } from "../helpers/processes.js";
+import { MeshClient } from "../../bus/index.js";
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), "mesh-home-"));
@@ -24,8 +25,8 @@ async function mesh(...args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 interface Fleet {
-  workers: { id: string; pid: number }[];
-  manager: { pid: number } | null;
+  workers: { id: string; pid: number; endpoint: string }[];
+  manager: { id: string; pid: number; endpoint: string } | null;
 }
 function fleetFile(): Fleet {
   const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
@@ -71,6 +72,21 @@ describe("a fleet through the CLI", () => {
     const trace = await mesh("trace", result.id);
     expect(trace.code).toBe(0);
     expect(trace.stdout).toMatch(/path drivers → kernel → mm/);
+  });
+
+  it("is a star: each worker links to the manager only, the manager to every worker", async () => {
+    const fleet = fleetFile();
+    const peersOf = async (endpoint: string) => {
+      const client = new MeshClient({ endpoint, timeoutMs: 5_000 });
+      try {
+        const answer = (await client.request("peers", {})) as { peers: { card: { id: string; role: string }; state: string }[] };
+        return answer.peers.filter((p) => p.state === "alive").map((p) => p.card.id).sort();
+      } finally {
+        await client.close();
+      }
+    };
+    for (const worker of fleet.workers) await expect.poll(() => peersOf(worker.endpoint)).toEqual([fleet.manager?.id]);
+    await expect.poll(() => peersOf(fleet.manager?.endpoint ?? "")).toEqual(fleet.workers.map((w) => w.id).sort());
   });
 
   it("delegates a task with its CDP workspace and one manifest line", async () => {

@@ -3,7 +3,7 @@
 // stale or corrupt store is detected (checksums, versions) and rebuilt, never half-read.
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
-import { extractFile, linkScope, readGitHistory, type FileExtraction, type ScopeExtraction } from "../overlays/index.js";
+import type { FileExtraction, ScopeExtraction } from "../overlays/index.js";
 import { fitCalibration, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
 import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
@@ -21,6 +21,8 @@ export interface OpenPgcOptions {
   cacheRoot?: string;
   /** Ignore any stored index and rebuild from source. */
   rebuild?: boolean;
+  /** The root's git HEAD when the caller already knows it (one `git rev-parse` for many scopes). */
+  sourceRevision?: string | null;
   logger: Logger;
   onProgress?: ProgressListener;
 }
@@ -62,6 +64,27 @@ async function previousExtractions(dir: string, manifest: StoreManifest | null, 
   }
 }
 
+export interface StoredPgcCheck {
+  /** The revision the scope's files (and the root's git HEAD) have now. */
+  index_revision: string;
+  /** True when the stored index was built from exactly these files: opening it would only load it. */
+  current: boolean;
+}
+
+/**
+ * Whether a scope's stored index is current, without loading it: scan, hash and compare with the stored
+ * manifest. `mesh up` checks every scope this way; a worker still verifies its blobs when it opens them.
+ */
+export async function checkStoredPgc(options: Omit<OpenPgcOptions, "logger" | "onProgress" | "rebuild">): Promise<StoredPgcCheck> {
+  const root = await realRoot(options.root);
+  const scopePaths = (options.scopePaths ?? []).map(normalizeScopePath);
+  const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
+  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
+  const revision = indexRevision(scanned.files, head);
+  const manifest = await readManifest(dir);
+  return { index_revision: revision, current: manifest !== null && manifest.index_revision === revision };
+}
+
 export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const started = performance.now();
   const { logger, onProgress } = options;
@@ -70,7 +93,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
   await mkdir(dir, { recursive: true });
   onProgress?.({ phase: "scan", done: 0, total: 1 });
-  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), gitHead(root)]);
+  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
   onProgress?.({ phase: "scan", done: 1, total: 1 });
   const revision = indexRevision(scanned.files, head);
   const manifest = options.rebuild ? null : await readManifest(dir);
@@ -84,6 +107,9 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
       logger.warn({ err: error, dir }, "stored PGC is corrupt; rebuilding");
     }
   }
+  // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
+  // parsed: a worker whose stored index is still valid starts without it.
+  const { extractFile, linkScope, readGitHistory } = await import("../overlays/index.js");
   const reason = options.rebuild ? "rebuild requested" : manifest ? "files changed since the last build" : "no usable stored index";
   const previous = await previousExtractions(dir, manifest, logger);
   const extractions: FileExtraction[] = [];

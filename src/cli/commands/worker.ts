@@ -27,6 +27,9 @@ Options:
   --registry DIR        local registry directory (zero-config discovery on one machine)
   --bind ENDPOINT       inbox address (default tcp://127.0.0.1:*)
   --advertise ENDPOINT  endpoint to publish when peers must dial another address
+  --dial ROLE           connect on hearsay (registry, gossip) only to peers of this role (repeatable;
+                        default: every role). mesh up starts workers with --dial manager: they talk
+                        only to the manager, so a fleet of N workers is N links, not N²
   --exec CMD            run tasks with this agent command (CDP workspace; split on spaces)
   --workspace DIR       where .agent-workspaces/ is written for --exec (default: the current directory)
   --ask-cmd CMD         use this external \`ask --json\` command as the PGC instead of the built-in index
@@ -44,6 +47,7 @@ const OPTIONS = {
   registry: { type: "string" },
   bind: { type: "string" },
   advertise: { type: "string" },
+  dial: { type: "string", multiple: true },
   exec: { type: "string" },
   workspace: { type: "string" },
   "ask-cmd": { type: "string" },
@@ -63,8 +67,8 @@ export async function run(argv: string[]): Promise<number> {
   const scopePaths = values["scope-path"] ?? [];
   const pgc = await loadPgc({ scope: values.scope, root: values.root, scopePaths, cacheRoot: values.cache, rebuild: values.rebuild }, logger);
   const scope: ScopeInfo = { name: values.scope, root: pgc.root, paths: scopePaths };
-  const knowledge = buildKnowledge(knowledgeFromPgc(pgc), values["ask-cmd"], scope);
-  const executor = values.exec ? buildExecutor(values.exec, values.workspace ?? process.cwd(), logger) : createPgcExecutor(knowledge);
+  const knowledge = await buildKnowledge(knowledgeFromPgc(pgc), values["ask-cmd"], scope);
+  const executor = values.exec ? await buildExecutor(values.exec, values.workspace ?? process.cwd(), logger) : createPgcExecutor(knowledge);
   const node = new MeshNode({
     id: values.id ?? `${values.scope}-${process.pid}`,
     role: WORKER_ROLE,
@@ -72,6 +76,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.registry ? { registryDir: values.registry } : {}),
     ...(values.bind ? { bind: values.bind } : {}),
     ...(values.advertise ? { advertise: values.advertise } : {}),
+    ...(values.dial?.length ? { dialRoles: values.dial } : {}),
     meta: workerMeta(scope, knowledge, executor),
     maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
     logger,

@@ -5,7 +5,7 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { checkStoredPgc, openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 
@@ -32,6 +32,21 @@ function storeDir(): string {
 }
 
 describe("stored PGC", () => {
+  it("checkStoredPgc tells a current store from a stale one without loading it (mesh up's check)", async () => {
+    const check = (sourceRevision?: string | null) => checkStoredPgc({ scope: "mm", root, scopePaths, cacheRoot, ...(sourceRevision !== undefined ? { sourceRevision } : {}) });
+    expect((await check()).current).toBe(false); // nothing stored yet
+    const built = await open();
+    expect(await check()).toEqual({ index_revision: built.manifest.index_revision, current: true });
+    expect(await check(null)).toEqual({ index_revision: built.manifest.index_revision, current: true }); // not a git repository
+    expect((await check("0123abcd")).current).toBe(false); // another HEAD is another revision
+    appendFileSync(join(root, "mm", "page_alloc.c"), "\n/* changed */\n");
+    const stale = await check();
+    expect(stale.current).toBe(false);
+    const rebuilt = await open();
+    expect(rebuilt.outcome.mode).toBe("built");
+    expect(rebuilt.manifest.index_revision).toBe(stale.index_revision);
+  });
+
   it("builds cold, loads unchanged, and re-parses only a changed file", async () => {
     const cold = await open();
     expect(cold.outcome.mode).toBe("built");

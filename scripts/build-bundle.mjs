@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Bundles the `mesh` CLI (src/cli/main.ts and everything it imports, one chunk per lazily loaded command)
+// into dist/bundle/cli/, which bin/mesh.js runs when it is there. A fleet starts one Node process per
+// worker; loading a few pre-linked chunks instead of ~200 modules (zod alone is 95 files) halves a
+// worker's start-up CPU and shrinks its heap (docs/BENCHMARKS.md, "Fleet launch").
+// Run by `npm run build` after tsc, which type-checks and emits dist/ (tests and benchmarks use that).
+//
+// External: native addons and what loads files relative to its own package (zeromq's prebuilt addon,
+// msgpackr's optional native extension, the tree-sitter runtime and grammar wasm files).
+// dist/bundle/cli/ is three levels below the project root, like dist/src/<dir>/, so the modules that
+// find bin/mesh.js from their own location (`new URL("../../../bin/mesh.js", import.meta.url)`) work
+// unchanged in the bundle.
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const OUT_DIR = `${ROOT}dist/bundle/cli`;
+
+/**
+ * zod re-exports all of its ~40 locales as `z.locales` (366 kB of the 755 kB zod chunk, parsed by every
+ * process that loads zod); nothing here uses them, and English, the default, is imported on its own.
+ * In the bundle, `z.locales` holds English only.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "zod-english-only", pluginData: args.resolveDir } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, (args) => ({ contents: 'export { default as en } from "../locales/en.js";', resolveDir: args.pluginData, loader: "js" }));
+  },
+};
+
+/**
+ * zeromq stays external (its native addon is found relative to its package), but an ES module importing a
+ * CommonJS package makes Node scan that package's source for its export names (cjs-module-lexer) in
+ * every process; loading it with require() instead skips the scan.
+ */
+const zeromqByRequire = {
+  name: "zeromq-by-require",
+  setup(b) {
+    b.onResolve({ filter: /^zeromq$/ }, (args) => (args.namespace === "zeromq-by-require" ? { path: "zeromq", external: true } : { path: "zeromq", namespace: "zeromq-by-require" }));
+    b.onLoad({ filter: /.*/, namespace: "zeromq-by-require" }, () => ({ contents: 'module.exports = require("zeromq");', loader: "js" }));
+  },
+};
+
+rmSync(OUT_DIR, { recursive: true, force: true });
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ["src/cli/main.ts"],
+  outdir: OUT_DIR,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  external: ["zeromq", "msgpackr-extract", "web-tree-sitter", "@repomix/tree-sitter-wasms"],
+  // CommonJS dependencies (pino) call require() on Node built-ins; an ES module has no require.
+  banner: { js: "import { createRequire as __meshCreateRequire } from 'node:module'; const require = __meshCreateRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly, zeromqByRequire],
+  logLevel: "warning",
+});
