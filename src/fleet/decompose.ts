@@ -92,14 +92,26 @@ function pack(all: readonly Piece[], target: number): Piece[] {
   return packed;
 }
 
-/** A short, unique, readable scope name from its first path ("drivers/net/" → "drivers-net"). */
+/** Paths named in a packed scope's name; the rest are counted ("a_b_c_2more"). */
+const NAMED_PATHS = 3;
+
+const slug = (text: string): string => text.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+const stem = (path: string): string => path.replace(/\/$/, "").replace(/\.[^/.]+$/, "");
+
+/**
+ * A short, unique, readable scope name from its paths: the first in full ("drivers/net/" → "drivers-net"),
+ * then the last part of the next ones, so a scope of packed siblings says what it holds
+ * ("asyncio/", "email/", "http/" → "asyncio_email_http").
+ */
 function nameFor(piece: Piece, taken: Set<string>): string {
-  const first = piece.paths[0] ?? "root";
-  const base = first.replace(/\/$/, "").replace(/\.[^/.]+$/, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase() || "root";
+  const [first = "root", ...rest] = piece.paths;
+  const parts = [slug(stem(first)) || "root", ...rest.slice(0, NAMED_PATHS - 1).map((p) => slug(stem(p).split("/").pop() ?? p) || "root")];
+  const unnamed = piece.paths.length - NAMED_PATHS;
+  const base = `${parts.join("_")}${unnamed > 0 ? `_${unnamed}more` : ""}`.slice(0, 56);
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);
-  return name.slice(0, 60);
+  return name;
 }
 
 export function proposeScopes(files: readonly SizedFile[], targetLines = DEFAULT_TARGET_LINES): ProposedScope[] {

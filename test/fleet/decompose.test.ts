@@ -19,7 +19,17 @@ describe("proposeScopes", () => {
   it("packs small siblings together up to the target", () => {
     const files = ["a", "b", "c", "d"].map((d) => f(`${d}/x.c`, 100));
     const scopes = proposeScopes([...files, f("zz/y.c", 10_000)], 1_000);
-    expect(scopes.find((s) => s.paths.includes("a/"))?.paths).toEqual(["a/", "b/", "c/", "d/"]);
+    expect(scopes.find((s) => s.paths.includes("a/"))).toMatchObject({ name: "a_b_c_1more", paths: ["a/", "b/", "c/", "d/"] });
+  });
+
+  it("names a scope of packed siblings after what it holds, and keeps names unique and valid as node ids", () => {
+    const scopes = proposeScopes([f("asyncio/a.py", 300), f("email/e.py", 200), f("http/h.py", 100), f("zz/big.py", 10_000)], 1_000);
+    const packed = scopes.find((s) => s.paths.length > 1);
+    expect(packed?.name).toBe(packed?.paths.map((p) => p.replace(/\/$/, "")).join("_"));
+    expect(packed?.paths[0]).toBe("asyncio/");
+    const twins = proposeScopes([f("x/a.c", 10), f("x.c", 10), f("big/b.c", 5_000), f("big/c.c", 5_000)], 1_000);
+    for (const scope of twins) expect(`${scope.name}-1`).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/);
+    expect(new Set(twins.map((s) => s.name)).size).toBe(twins.length);
   });
 
   it("gives one scope to a code base smaller than the target", () => {

@@ -44,7 +44,10 @@ async function linkOne(
   const resolved = candidates.find((candidate) => input.scopeFiles.has(candidate));
   const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line };
   linked.imports.push(resolved ? { ...base, resolved_path: resolved } : base);
-  const outcome: ImportOutcome = resolved ? "inside" : isStandardLibrary(edge, file.language) ? "standard" : "outside";
+  // A standard-library name is the code base's own module when the root has it (indexing the standard
+  // library itself, or a project that vendors a module of that name): then it is another scope's.
+  const outside = resolved ? undefined : await firstExisting(candidates, exists);
+  const outcome: ImportOutcome = resolved ? "inside" : outside === undefined && isStandardLibrary(edge, file.language) ? "standard" : "outside";
   linked.outcomes.set(outcomeKey(edge.file_path, edge.target), outcome);
   if (outcome !== "outside") return;
   const reference: CrossScopeReference = {
@@ -54,12 +57,13 @@ async function linkOne(
     line: edge.line,
     spec: edge.target,
   };
-  for (const candidate of candidates) {
-    if (!(await exists(candidate))) continue;
-    reference.resolved_outside = candidate;
-    break;
-  }
+  if (outside !== undefined) reference.resolved_outside = outside;
   linked.references.push(reference);
+}
+
+async function firstExisting(candidates: readonly string[], exists: (candidate: string) => Promise<boolean>): Promise<string | undefined> {
+  for (const candidate of candidates) if (await exists(candidate)) return candidate;
+  return undefined;
 }
 
 /** Checks root-relative files for existence, once each, never following a path out of the root. */

@@ -7,7 +7,8 @@ import { z } from "zod";
 export const MANIFEST_FILE = "manifest.json";
 export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** Bump when the stored data's shape or the extraction rules change: old stores are rebuilt. */
-export const STORE_VERSION = 1;
+/** 2: standard-library imports the root itself holds became cross-scope references. */
+export const STORE_VERSION = 2;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

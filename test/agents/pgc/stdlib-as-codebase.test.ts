@@ -1,0 +1,40 @@
+// Indexing the standard library itself: a module with a standard-library name that the root holds is
+// another scope's, so its imports and imported calls are cross-scope references (http → email, urllib),
+// while a standard module the root does not hold stays out of the references.
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { extractScope, type ScopeExtractionResult } from "../../../agents/pgc/overlays/index.js";
+
+const STDLIB = "/usr/lib/python3.11";
+const available = ["http", "email", "urllib"].every((pkg) => existsSync(join(STDLIB, pkg)));
+let root: string;
+let http: ScopeExtractionResult;
+
+beforeAll(async () => {
+  if (!available) return;
+  root = mkdtempSync(join(tmpdir(), "mesh-stdlib-"));
+  for (const pkg of ["http", "email", "urllib"]) cpSync(join(STDLIB, pkg), join(root, pkg), { recursive: true });
+  http = await extractScope({ root, scopePaths: ["http/"], gitHistory: false });
+});
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe.skipIf(!available)("a standard-library code base (Python 3.11's http, email, urllib)", () => {
+  it("resolves http's imports of email and urllib into the root, as references leaving the scope", () => {
+    const imports = http.crossScopeReferences.filter((r) => r.kind === "import");
+    const resolved = new Set(imports.map((r) => r.resolved_outside).filter((p): p is string => p !== undefined));
+    expect(resolved).toContain("email/parser.py");
+    expect([...resolved].some((p) => p.startsWith("urllib/"))).toBe(true);
+    // Every reference points outside the scope, never back into http/.
+    expect([...resolved].every((p) => !p.startsWith("http/"))).toBe(true);
+  });
+
+  it("keeps standard modules the root does not hold (socket, io) out of the references", () => {
+    const targets = http.crossScopeReferences.map((r) => r.spec ?? r.target);
+    expect(targets).not.toContain("socket");
+    expect(targets).not.toContain("io");
+  });
+});
