@@ -92,22 +92,40 @@ function pack(all: readonly Piece[], target: number): Piece[] {
   return packed;
 }
 
-/** Paths named in a packed scope's name; the rest are counted ("a_b_c_2more"). */
+/** Paths named in a scope of packed directories; the rest are counted ("a_b_c_2more"). */
 const NAMED_PATHS = 3;
+/** Room left in a 64-character node id for the replica suffix ("-12") and a uniqueness suffix ("-3"). */
+const MAX_NAME_CHARS = 56;
 
 const slug = (text: string): string => text.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 const stem = (path: string): string => path.replace(/\/$/, "").replace(/\.[^/.]+$/, "");
+const parentOf = (path: string): string => path.replace(/\/$/, "").split("/").slice(0, -1).join("/");
 
 /**
- * A short, unique, readable scope name from its paths: the first in full ("drivers/net/" → "drivers-net"),
- * then the last part of the next ones, so a scope of packed siblings says what it holds
- * ("asyncio/", "email/", "http/" → "asyncio_email_http").
+ * A short, unique, readable scope name from its paths, valid as part of a node id:
+ * - one path: the path ("drivers/net/" → "drivers-net");
+ * - files of one directory (a directory too big for one scope, split): the directory, numbered by the
+ *   uniqueness suffix ("mm", "mm-2", "mm-3");
+ * - packed sibling directories: the first in full, then the others' last parts, then a count
+ *   ("asyncio/", "email/", "http/" → "asyncio_email_http"; "lib/a/" … "lib/e/" → "lib-a_b_c_2more").
  */
 function nameFor(piece: Piece, taken: Set<string>): string {
-  const [first = "root", ...rest] = piece.paths;
-  const parts = [slug(stem(first)) || "root", ...rest.slice(0, NAMED_PATHS - 1).map((p) => slug(stem(p).split("/").pop() ?? p) || "root")];
-  const unnamed = piece.paths.length - NAMED_PATHS;
-  const base = `${parts.join("_")}${unnamed > 0 ? `_${unnamed}more` : ""}`.slice(0, 56);
+  const [first = "", ...rest] = piece.paths;
+  const parent = parentOf(first);
+  const splitDirectory = rest.length > 0 && piece.paths.every((p) => !p.endsWith("/") && parentOf(p) === parent);
+  let base: string;
+  if (splitDirectory) base = slug(parent) || "root";
+  else {
+    const parts = [slug(stem(first)) || "root", ...rest.slice(0, NAMED_PATHS - 1).map((p) => slug(stem(p).split("/").pop() ?? p) || "root")];
+    const unnamed = piece.paths.length - parts.length;
+    base = `${parts.join("_")}${unnamed > 0 ? `_${unnamed}more` : ""}`;
+    // Too long: drop named parts from the end (counting them instead) rather than cut a word.
+    while (base.length > MAX_NAME_CHARS && parts.length > 1) {
+      parts.pop();
+      base = `${parts.join("_")}_${piece.paths.length - parts.length}more`;
+    }
+    base = base.slice(0, MAX_NAME_CHARS);
+  }
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);

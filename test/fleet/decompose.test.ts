@@ -27,6 +27,8 @@ describe("proposeScopes", () => {
     const packed = scopes.find((s) => s.paths.length > 1);
     expect(packed?.name).toBe(packed?.paths.map((p) => p.replace(/\/$/, "")).join("_"));
     expect(packed?.paths[0]).toBe("asyncio/");
+    const split = proposeScopes(["a", "b", "c", "d", "e", "f"].map((n) => f(`mm/${n}.c`, 400)), 1_000);
+    expect(split.map((s) => s.name)).toEqual(["mm", "mm-2", "mm-3"]);
     const twins = proposeScopes([f("x/a.c", 10), f("x.c", 10), f("big/b.c", 5_000), f("big/c.c", 5_000)], 1_000);
     for (const scope of twins) expect(`${scope.name}-1`).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/);
     expect(new Set(twins.map((s) => s.name)).size).toBe(twins.length);
