@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { citationHash, sliceLines, truncateText, MAX_CITATION_CHARS, type Citation } from "../protocol/index.js";
 import type { RetrievedHit } from "./retrieval/index.js";
-import { resolveInsideScope, SOURCE_CACHE_FILES, SourceReader } from "./scan/index.js";
+import { resolveInsideScope, SourceReader } from "./scan/index.js";
 import { sha256Hex } from "./store/blobs.js";
 
 /** Lines of the cited text shown in a citation's content after its one-line summary. */
@@ -12,36 +12,19 @@ export const EXCERPT_LINES = 6;
 
 export class FileReader {
   private readonly sources: SourceReader;
-  /** Whether the text last read for a path still hashes as it did at indexing time. */
-  private readonly checked = new Map<string, { text: string; matches: boolean }>();
 
   constructor(
     root: string,
     /** sha256 of each file at indexing time, by root-relative path. */
-    private readonly indexed: ReadonlyMap<string, string>,
+    indexed: ReadonlyMap<string, string>,
   ) {
-    this.sources = new SourceReader(root);
+    // Judged once per version of a file: an edit made while the worker runs is seen at the next read.
+    this.sources = new SourceReader(root, { accept: (path, text) => sha256Hex(Buffer.from(text, "utf8")) === indexed.get(path) });
   }
 
-  /**
-   * The file's text, or null when it is gone, escapes the scope, or differs from what was indexed —
-   * checked on every read (a file edited while the worker runs stops being cited at once).
-   */
+  /** The file's text, or null when it is gone, escapes the scope, or differs from what was indexed. */
   read(path: string): Promise<string | null> {
-    return Promise.resolve(this.readNow(path));
-  }
-
-  private readNow(path: string): string | null {
-    const text = this.sources.read(path);
-    if (text === null) return null;
-    const seen = this.checked.get(path);
-    // The reader hands back the same string while the file is unchanged, so this is a pointer comparison.
-    if (seen?.text === text) return seen.matches ? text : null;
-    const matches = sha256Hex(Buffer.from(text, "utf8")) === this.indexed.get(path);
-    this.checked.delete(path);
-    this.checked.set(path, { text, matches });
-    if (this.checked.size > SOURCE_CACHE_FILES) this.checked.delete(this.checked.keys().next().value as string);
-    return matches ? text : null;
+    return Promise.resolve(this.sources.read(path));
   }
 }
 

@@ -4,4 +4,4 @@ export { isInsideRoot, normalizeScopePath, realRoot, resolveExistingInsideRootSy
 export { hasBinaryExtension, isHeaderPath, languageForPath } from "./detect-language.js";
 export { countLines, DEFAULT_MAX_FILE_BYTES, readScopeFile, type ScannedFile } from "./read-scope-file.js";
 export { scanScope, SKIPPED_DIRECTORY_NAMES, type ScanOptions, type ScanResult, type ScanStats } from "./walk-scope.js";
-export { SOURCE_CACHE_FILES, SourceReader } from "./source-reader.js";
+export { SOURCE_CACHE_BYTES, SOURCE_CACHE_FILES, SourceReader, type SourceReaderOptions } from "./source-reader.js";

@@ -57,7 +57,7 @@ describe("SourceReader", () => {
   });
 
   it("keeps at most its capacity, dropping the least recently used", () => {
-    const reader = new SourceReader(root, 2);
+    const reader = new SourceReader(root, { capacity: 2 });
     for (const name of ["a", "b", "c"]) writeFileSync(join(root, `${name}.c`), `int ${name};\n`);
     reader.read("a.c");
     reader.read("b.c");
@@ -69,5 +69,33 @@ describe("SourceReader", () => {
     expect(reader.read("a.c")).toBeNull();
     expect(reader.read("b.c")).toBeNull();
     expect(reader.read("c.c")).toBe("int c;\n");
+  });
+
+  it("keeps at most its byte bound of text, dropping the oldest, but always returns the file just read", () => {
+    const reader = new SourceReader(root, { capacity: 100, maxBytes: 100 });
+    writeFileSync(join(root, "a.c"), "a".repeat(60));
+    writeFileSync(join(root, "b.c"), "b".repeat(60));
+    writeFileSync(join(root, "big.c"), "c".repeat(500));
+    expect(reader.read("a.c")).toHaveLength(60);
+    expect(reader.bytes).toBe(60);
+    expect(reader.read("b.c")).toHaveLength(60); // a is dropped: 120 > 100
+    expect(reader.bytes).toBe(60);
+    expect(reader.read("big.c")).toHaveLength(500); // larger than the bound: kept alone until the next read
+    expect(reader.bytes).toBe(500);
+    expect(reader.read("a.c")).toHaveLength(60);
+    expect(reader.bytes).toBe(60);
+  });
+
+  it("judges a file with accept once per version: refused reads as null, and is judged again when it changes", () => {
+    let judged = 0;
+    const reader = new SourceReader(root, { accept: (_path, text) => (judged++, !text.includes("evil")) });
+    writeFileSync(join(root, "x.c"), "int evil;\n");
+    expect(reader.read("x.c")).toBeNull();
+    expect(reader.read("x.c")).toBeNull();
+    expect(judged).toBe(1);
+    writeFileSync(join(root, "x.c"), "int good_one;\n");
+    expect(reader.read("x.c")).toBe("int good_one;\n");
+    expect(reader.read("x.c")).toBe("int good_one;\n");
+    expect(judged).toBe(2);
   });
 });
