@@ -1,7 +1,7 @@
 // The manager's records are written behind the answer: in order, on the next turn of the event loop,
 // with callers able to await one record or the whole queue; a failed write is reported and never
 // breaks the records queued after it.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,10 +11,7 @@ let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "mesh-audit-"));
 });
-afterEach(() => {
-  chmodSync(dir, 0o755);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const lines = (file: string) => readFileSync(join(dir, file), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -76,7 +73,6 @@ describe("AuditLog", () => {
     const log = new AuditLog(dir);
     expect(() => log.appendManifest({ id: "", file: "f", title: "t", date: "not a date", status: "complete", agent_type: "x" })).toThrow();
     await log.flush();
-    writeFileSync(join(dir, "marker"), "");
     expect(() => readFileSync(join(dir, MANIFEST_FILE))).toThrow(/ENOENT/);
   });
 });
