@@ -12,7 +12,7 @@ import { dispatchTask, type Dispatched } from "./dispatch.js";
 import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
 import { ScopeMap } from "./scope-map.js";
 import { SourceReader } from "../pgc/scan/index.js";
-import { validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
+import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
 export interface ManagerOptions {
   node: MeshNode;
@@ -41,8 +41,11 @@ export class Manager {
   readonly metrics = new ValidationMetrics();
   private readonly sources: SourceReader;
   private readonly logger: Logger;
+  /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
+  private readonly policy: Readonly<ValidationPolicy>;
 
   constructor(private readonly options: ManagerOptions) {
+    this.policy = resolvePolicy(options.validation);
     this.logger = options.logger.child({ component: "agents:manager" });
     this.directory = new AgentsDirectory(options.node);
     this.scopeMap = new ScopeMap(options.node, this.directory, this.logger, options.overrides);
@@ -115,7 +118,7 @@ export class Manager {
       scope: { name: agent.scope, paths: agent.scope_paths },
       readFile: this.options.root ? async (path) => this.sources.read(path) : null,
       verifyRemote: (citations) => this.verifyElsewhere(agent, citations),
-      ...(this.options.validation ? { policy: this.options.validation } : {}),
+      policy: this.policy,
     });
     this.metrics.record(verdict, response, task);
     return verdict;

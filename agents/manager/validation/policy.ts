@@ -29,8 +29,17 @@ export class ValidationPolicyError extends Error {
   readonly retryable = false;
 }
 
-/** The defaults overlaid with `policy`, frozen; throws ValidationPolicyError on an unknown or bad option. */
+/** Policies this module built (frozen and checked): resolving one again returns it as it is. */
+const resolved = new WeakSet<object>([DEFAULT_VALIDATION_POLICY]);
+
+/**
+ * The defaults overlaid with `policy`, frozen; throws ValidationPolicyError on an unknown or bad option.
+ * Resolve once where the policy enters (the Manager does at construction): a resolved policy passed again
+ * costs nothing, so the checklist can call this on every response.
+ */
 export function resolvePolicy(policy: Partial<ValidationPolicy> | undefined): Readonly<ValidationPolicy> {
+  if (policy === undefined) return DEFAULT_VALIDATION_POLICY;
+  if (resolved.has(policy)) return policy as Readonly<ValidationPolicy>;
   // An option given as undefined keeps its default, as if it were left out.
   const given = Object.fromEntries(Object.entries(policy ?? {}).filter(([, value]) => value !== undefined));
   const parsed = PolicySchema.safeParse({ ...DEFAULT_VALIDATION_POLICY, ...given });
@@ -38,5 +47,7 @@ export function resolvePolicy(policy: Partial<ValidationPolicy> | undefined): Re
     const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "policy"}: ${issue.message}`).join("; ");
     throw new ValidationPolicyError(`invalid validation policy: ${detail}`, { cause: parsed.error });
   }
-  return Object.freeze(parsed.data);
+  const frozen = Object.freeze(parsed.data);
+  resolved.add(frozen);
+  return frozen;
 }

@@ -9,7 +9,9 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { MESH_BIN } from "../../helpers/processes.js";
 import { Manager } from "../../../agents/manager/manager.js";
+import { MeshNode } from "../../../bus/index.js";
 import { MultiHopError } from "../../../agents/manager/multi-hop.js";
+import { ValidationPolicyError } from "../../../agents/manager/validation/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 import { expected, TestFleet } from "../../helpers/fleet.js";
 
@@ -28,6 +30,12 @@ afterAll(async () => {
 });
 
 describe("the manager over the demo kernel", () => {
+  it("refuses a validation policy it does not understand when it is built, before any worker does work", () => {
+    // Never started: building a manager only wires it to the node.
+    const node = new MeshNode({ id: "manager-bad-policy", role: "manager" });
+    expect(() => new Manager({ node, auditDir: join(fleet.dir, "audit-bad"), validation: { sampleSize: 0 }, logger: pino({ level: "silent" }) })).toThrow(ValidationPolicyError);
+  });
+
   it("lists every worker with scope, state, revision and protocol versions", () => {
     const agents = manager.listAgents();
     expect(agents.map((a) => a.scope).sort()).toEqual(expected.scopes.map((s) => s.name).sort());

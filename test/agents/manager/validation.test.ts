@@ -1,6 +1,6 @@
 // The manager's checklist end to end on real files: status, evidence, overlays, confidence, policy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REJECTION_CODES, REJECTION_PRECEDENCE, validateResponse, ValidationPolicyError } from "../../../agents/manager/validation/index.js";
+import { DEFAULT_VALIDATION_POLICY, REJECTION_CODES, REJECTION_PRECEDENCE, resolvePolicy, validateResponse, ValidationPolicyError } from "../../../agents/manager/validation/index.js";
 import type { Citation, TaskResponse } from "../../../agents/protocol/index.js";
 import { answer, evidenceOf, groundedTask, inputFor, SourceTree, withoutEvidence } from "./validation-fixture.js";
 
@@ -124,6 +124,16 @@ describe("validateResponse: confidence policy (seed 002 §5.5)", () => {
     await expect(validateResponse({ ...input, policy: { lowConfidenceCritical: "maybe" as "warn" } })).rejects.toThrow(/lowConfidenceCritical/);
     await expect(validateResponse({ ...input, policy: { sample: 3 } as object })).rejects.toThrow(/sample/);
     expect((await validateResponse({ ...input, policy: { sampleSize: undefined } })).status).toBe("accepted");
+  });
+
+  it("resolves a policy once: a resolved policy comes back as it is, frozen, and the defaults fill what is left out", () => {
+    const policy = resolvePolicy({ sampleSize: 3 });
+    expect(policy).toEqual({ lowConfidenceCritical: "reject", sampleSize: 3 });
+    expect(Object.isFrozen(policy)).toBe(true);
+    expect(resolvePolicy(policy)).toBe(policy);
+    expect(resolvePolicy(undefined)).toBe(DEFAULT_VALIDATION_POLICY);
+    // An object that merely looks resolved is still checked.
+    expect(() => resolvePolicy(Object.freeze({ lowConfidenceCritical: "reject", sampleSize: 0 }) as never)).toThrow(ValidationPolicyError);
   });
 });
 
