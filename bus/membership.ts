@@ -35,9 +35,25 @@ export interface PeerView {
   known_for_ms: number;
 }
 
+/** Primitives and arrays of primitives compare by value; anything deeper counts as changed. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((item, i) => item === b[i] && (typeof item !== "object" || item === null));
+}
+
+/** Whether two cards of one incarnation say the same thing (gossip repeats cards unchanged). */
+export function sameCard(a: NodeCard, b: NodeCard): boolean {
+  if (a.endpoint !== b.endpoint || a.role !== b.role || a.pid !== b.pid || a.host !== b.host || !sameValue(a.protocols, b.protocols)) return false;
+  const keys = Object.keys(a.meta);
+  if (keys.length !== Object.keys(b.meta).length) return false;
+  return keys.every((key) => Object.hasOwn(b.meta, key) && sameValue(a.meta[key], b.meta[key]));
+}
+
 export class Membership {
   private readonly table = new PeerTable<Link>();
   private readonly now: () => number;
+  private versionValue = 0;
 
   constructor(
     private readonly deps: MembershipDeps,
@@ -48,6 +64,14 @@ export class Membership {
 
   get size(): number {
     return this.table.size;
+  }
+
+  /**
+   * Changes whenever view() would show a different set of peers, states or cards (not when only the
+   * timings move), so a reader can cache what it derives from the view until the next change.
+   */
+  get version(): number {
+    return this.versionValue;
   }
 
   link(id: string): Link | undefined {
@@ -88,7 +112,9 @@ export class Membership {
       return;
     }
     if (card.incarnation === known.card.incarnation) {
-      known.card = card; // metadata (scope, index revision…) may have changed
+      // Metadata (scope, index revision…) may have changed; gossip mostly repeats what is known.
+      if (!sameCard(known.card, card)) this.versionValue++;
+      known.card = card;
       if (via === "hello") this.seen(card.id, card.incarnation);
     }
   }
@@ -101,6 +127,7 @@ export class Membership {
     if (peer.state === "alive" || peer.state === "leaving") return;
     const wasConnecting = peer.state === "connecting";
     peer.state = "alive";
+    this.versionValue++;
     if (wasConnecting) this.deps.events.joined(peer.card);
     else this.deps.events.stateChanged(peer.card, "alive");
   }
@@ -114,6 +141,7 @@ export class Membership {
     if (!peer || peer.state === "leaving") return;
     const wasMember = peer.state !== "connecting";
     peer.state = "leaving";
+    this.versionValue++;
     if (wasMember) this.deps.events.left(peer.card, "bye");
     this.deps.logger.info({ peer: id }, "peer is leaving");
   }
@@ -126,7 +154,10 @@ export class Membership {
       if (verdict === "expire") this.drop(peer.card.id, "expired");
       else if (verdict === "suspect") {
         peer.state = peer.state === "connecting" ? "connecting" : "suspect";
-        if (peer.state === "suspect") this.deps.events.stateChanged(peer.card, "suspect");
+        if (peer.state === "suspect") {
+          this.versionValue++;
+          this.deps.events.stateChanged(peer.card, "suspect");
+        }
         this.ping(peer, now);
       } else if (verdict === "ping") this.ping(peer, now);
     }
@@ -184,6 +215,7 @@ export class Membership {
     const link = this.deps.openLink(card);
     const record: PeerRecord<Link> = { card, state: "connecting", lastSeenAt: 0, knownSince: now, lastPingAt: now, link };
     this.table.set(record);
+    this.versionValue++;
     this.deps.sendHello(link);
     if (lastSeenAt > 0) this.seen(card.id, card.incarnation);
   }
@@ -191,6 +223,7 @@ export class Membership {
   private drop(id: string, reason: LeaveReason): void {
     const record = this.table.remove(id, this.now(), this.limits.expireMs * 3);
     if (!record) return;
+    this.versionValue++;
     const retryable = reason !== "expired";
     this.deps.failPending(id, new PeerUnavailableError(`peer ${id} ${reason === "bye" ? "left the mesh" : reason}`, retryable));
     record.link.close().catch((error: unknown) => this.deps.logger.warn({ err: error, peer: id }, "closing link failed"));

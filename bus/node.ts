@@ -201,6 +201,11 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     return this.membership.view();
   }
 
+  /** Changes whenever peers() would list other peers, states or cards; cache what you derive from it by this. */
+  get peersVersion(): number {
+    return this.membership.version;
+  }
+
   peerCard(id: string): NodeCard | undefined {
     return this.membership.card(id);
   }

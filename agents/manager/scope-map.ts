@@ -15,6 +15,8 @@ export class ScopeMap {
   /** scope → index revision the facts were fetched at. */
   private revisions = new Map<string, string>();
   private owners = new Map<string, string[]>();
+  /** The membership version at which the facts were last found current (a failed fetch never sets it). */
+  private currentAt: number | undefined;
 
   constructor(
     private readonly node: MeshNode,
@@ -37,9 +39,13 @@ export class ScopeMap {
 
   /** True when a scope appeared, disappeared, or changed its index since the last refresh. */
   isStale(): boolean {
+    // Nothing in the membership changed since the facts were last found current: still current.
+    const version = this.node.peersVersion;
+    if (this.currentAt === version) return false;
     const current = new Map(this.directory.list().map((a) => [a.scope, a.index_revision]));
     if (current.size !== this.revisions.size) return true;
     for (const [scope, revision] of current) if (this.revisions.get(scope) !== revision) return true;
+    this.currentAt = version;
     return false;
   }
 

@@ -8,6 +8,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bulkhead } from "../../bus/bulkhead.js";
 import { Outbound, type OutboundDeps } from "../../bus/outbound.js";
+import { sameCard } from "../../bus/membership.js";
 import { judgePeer, PeerTable, type PeerRecord } from "../../bus/peer-table.js";
 import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "../../bus/registry.js";
 import { REPLY_GRACE_MS, ReplyCache } from "../../bus/reply-cache.js";
@@ -47,6 +48,20 @@ describe("PeerTable tombstones", () => {
     expect(table.isBuried(card("p", 5), 2_000)).toBe(true);
     expect(table.isBuried(card("p", 6), 2_000)).toBe(false);
     expect(table.isBuried(card("p", 5), 31_001)).toBe(false);
+  });
+});
+
+describe("sameCard", () => {
+  it("compares what a card says, so gossip repeating it does not count as a membership change", () => {
+    const a = { ...card("p"), meta: { scope: "mm", scope_paths: ["mm/"], documents: 3 } };
+    expect(sameCard(a, { ...a, meta: { scope_paths: ["mm/"], scope: "mm", documents: 3 } })).toBe(true);
+    expect(sameCard(a, { ...a, meta: { ...a.meta, documents: 4 } })).toBe(false);
+    expect(sameCard(a, { ...a, meta: { ...a.meta, scope_paths: ["mm/", "include/"] } })).toBe(false);
+    expect(sameCard(a, { ...a, meta: { scope: "mm", scope_paths: ["mm/"] } })).toBe(false);
+    expect(sameCard(a, { ...a, endpoint: "tcp://127.0.0.1:2" })).toBe(false);
+    // Nested values are not compared: they count as a change, which only costs a cache rebuild.
+    const nested = { ...card("p"), meta: { counts: { files: 1 } } };
+    expect(sameCard(nested, { ...nested, meta: { counts: { files: 1 } } })).toBe(false);
   });
 });
 

@@ -95,3 +95,30 @@ describe("request/reply between two nodes", () => {
     }
   });
 });
+
+describe("peersVersion", () => {
+  it("moves when a peer joins, publishes a new card or leaves, and stays put while traffic only flows", async () => {
+    const a = await nodes.start({ id: "a", ...FAST_LIVENESS });
+    const before = a.peersVersion;
+    const b = await nodes.start({ id: "b", seeds: [a.endpoint], ...FAST_LIVENESS });
+    b.handle("echo", (args) => args);
+    await expect.poll(() => aliveIds(a)).toEqual(["b"]);
+    const joined = a.peersVersion;
+    expect(joined).toBeGreaterThan(before);
+
+    // Requests, replies and gossip repeating known cards are traffic, not membership: a reader's cache
+    // stays valid across them.
+    const quiet = a.peersVersion;
+    for (let i = 0; i < 5; i++) await a.request("b", "echo", i);
+    const afterTraffic = a.peersVersion;
+    expect(afterTraffic).toBe(quiet);
+
+    b.updateMeta({ index_revision: "r2" });
+    await expect.poll(() => a.peers()[0]?.card.meta["index_revision"]).toBe("r2");
+    expect(a.peersVersion).toBeGreaterThan(afterTraffic);
+
+    const beforeLeave = a.peersVersion;
+    await b.stop();
+    await expect.poll(() => a.peersVersion).toBeGreaterThan(beforeLeave);
+  });
+});
