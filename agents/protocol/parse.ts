@@ -4,7 +4,8 @@ import { ProtocolSchemaError, type SchemaIssue } from "./errors.js";
 
 /** Validates `value` against `schema`; returns the parsed copy or throws ProtocolSchemaError. */
 export function parseWith<S extends z.ZodType>(schema: S, schemaName: string, value: unknown): z.output<S> {
-  const result = schema.safeParse(withoutUndefined(value));
+  // zod builds its own output objects; the undefined-free copy is needed only when there is something to drop.
+  const result = schema.safeParse(hasUndefined(value) ? withoutUndefined(value) : value);
   if (result.success) return result.data;
   throw new ProtocolSchemaError(schemaName, result.error.issues.map(toSchemaIssue), { cause: result.error });
 }
@@ -36,6 +37,18 @@ export function withoutUndefined(value: unknown): unknown {
     if (entry !== undefined) Object.defineProperty(copy, key, { value: withoutUndefined(entry), enumerable: true, writable: true, configurable: true });
   }
   return copy;
+}
+
+/** Whether withoutUndefined would drop anything: a walk that allocates nothing (decoded messages never need the copy). */
+export function hasUndefined(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasUndefined);
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const entry = value[key];
+    if (entry === undefined || hasUndefined(entry)) return true;
+  }
+  return false;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

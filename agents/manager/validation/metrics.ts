@@ -33,6 +33,7 @@ export interface MetricsSnapshot {
   citations: { cited: number; checked: number; verified: number; fabricated: number; out_of_scope: number; unverifiable: number; rejected_responses: number };
 }
 
+const EVIDENCE_KEY_BYTES = '"grounding_evidence":'.length;
 const bump = (map: Map<string, number>, key: string, by = 1): void => void map.set(key, (map.get(key) ?? 0) + by);
 const sorted = (map: ReadonlyMap<string, number>): Record<string, number> => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)));
 const rate = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -61,9 +62,15 @@ export class ValidationMetrics {
   }
 
   private recordOverhead(response: TaskResponse): void {
-    if (!response.grounding_evidence) return;
+    const { grounding_evidence: evidence, ...rest } = response;
+    if (!evidence) return;
     this.withEvidence++;
-    this.overheadSum += rate(utf8ByteLength(JSON.stringify(response.grounding_evidence)), utf8ByteLength(JSON.stringify(response)));
+    const evidenceBytes = utf8ByteLength(JSON.stringify(evidence));
+    // The response's JSON is the rest's, plus `"grounding_evidence":` and the evidence (and a comma when
+    // the rest has keys): the same byte count as serializing the whole response, without doing it twice.
+    const restJson = JSON.stringify(rest);
+    const responseBytes = utf8ByteLength(restJson) + EVIDENCE_KEY_BYTES + evidenceBytes + (restJson === "{}" ? 0 : 1);
+    this.overheadSum += rate(evidenceBytes, responseBytes);
   }
 
   private recordAnswer(verdict: Verdict, response: TaskResponse): void {

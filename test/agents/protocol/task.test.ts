@@ -10,6 +10,7 @@ import {
   requiresEvidence,
   STRATEGY_DESCRIPTIONS,
 } from "../../../agents/protocol/index.js";
+import { hasUndefined } from "../../../agents/protocol/parse.js";
 import { issuePaths, repeat, validTask } from "./fixtures.js";
 
 describe("DelegatedTask: valid", () => {
@@ -168,6 +169,18 @@ describe("legacy detection", () => {
     const task = encodeDelegatedTask(validTask({ grounding: undefined }));
     expect("grounding" in task).toBe(false);
     expect(protocolVersionFor(task)).toBe("1.0-legacy");
+    // Nested too: an undefined deep inside is dropped, not sent.
+    const nested = encodeDelegatedTask(validTask({ grounding: { strategy: "pgc_cite", overlay_hints: undefined } }));
+    expect("overlay_hints" in (nested.grounding ?? {})).toBe(false);
+  });
+
+  it("hasUndefined says whether there is a key to drop, at any depth, without copying", () => {
+    expect(hasUndefined(validTask())).toBe(false);
+    expect(hasUndefined({ a: [{ b: 1 }, { c: undefined }] })).toBe(true);
+    expect(hasUndefined({ a: { b: { c: undefined } } })).toBe(true);
+    // An undefined array element is kept by the copy (msgpack writes it as nil), so nothing is dropped.
+    expect(hasUndefined([1, undefined])).toBe(false);
+    expect(hasUndefined(Object.create({ inherited: undefined }) as object)).toBe(false);
   });
 });
 
