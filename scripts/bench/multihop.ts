@@ -23,7 +23,27 @@ const WORKER_SCRIPT = fileURLToPath(new URL("./instant-worker.js", import.meta.u
 const MESH_BIN = fileURLToPath(new URL("../../../bin/mesh.js", import.meta.url));
 const BODY = "x".repeat(512);
 
-type CaseName = "multihop" | "bus" | "raw_chain" | "raw_one";
+type CaseName = "multihop" | "bus_same_tasks" | "bus" | "raw_chain" | "raw_one";
+
+/** One hop of a planned question as the manager sent it: the worker, the DelegatedTask and the trail. */
+interface SentHop {
+  agent: string;
+  task: unknown;
+  trail: { path: string[]; hops: number; maxHops: number };
+  traceId: string;
+}
+
+/** The requests a planned question made, read back from the manager's own hop records. */
+async function sentHops(manager: Manager, result: Awaited<ReturnType<Manager["ask"]>>): Promise<SentHop[]> {
+  return Promise.all(
+    result.knowledge_chain.map(async (hop, i) => {
+      const stored = (await manager.audit.readHopOutput(hop.output_ref)) as { task: unknown } | null;
+      if (!stored) throw new Error(`hop ${i} has no stored output at ${hop.output_ref}`);
+      const path = ["bench-manager", ...result.knowledge_chain.slice(0, i).map((h) => h.agent)];
+      return { agent: hop.agent, task: stored.task, trail: { path, hops: i + 1, maxHops: result.safety.max_hops }, traceId: result.id };
+    }),
+  );
+}
 
 function startWorker(index: number, root: string, registry: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [WORKER_SCRIPT, "--index", String(index), "--root", root, "--registry", registry], { stdio: ["ignore", "pipe", "inherit"] });
@@ -174,11 +194,17 @@ async function main(): Promise<void> {
     const meshNode = node;
     const [rawOne, ...rawHops] = await Promise.all(rawServers.map((server) => connectRawClient(server.ready, BODY)));
     const rawClient = rawOne as Awaited<ReturnType<typeof connectRawClient>>;
+    const question = () => asker.ask("How does sym_s0 reach sym_s3?", { from: "s0", to: `s${HOPS - 1}` });
+    const hopsSent = await sentHops(asker, await question());
     const cases: Record<CaseName, () => Promise<unknown>> = {
       multihop: async () => {
-        const result = await asker.ask("How does sym_s0 reach sym_s3?", { from: "s0", to: `s${HOPS - 1}` });
+        const result = await question();
         if (result.query_path.length !== HOPS) throw new Error(`expected ${HOPS} hops, got ${result.query_path.join(" → ")}`);
         if (result.knowledge_chain.some((h) => h.verdict.citations_verified !== 1)) throw new Error("a hop's citation was not verified");
+      },
+      // The very requests a question sends (same tasks, trails and trace), without the manager's work between them.
+      bus_same_tasks: async () => {
+        for (const hop of hopsSent) await meshNode.request(hop.agent, "task", hop.task, { trail: hop.trail, traceId: hop.traceId });
       },
       bus: async () => {
         for (let h = 0; h < HOPS; h++) await meshNode.request(`s${h}-instant`, "task", { id: `t${h}`, task: "q", acceptance_criteria: [] });
@@ -195,14 +221,21 @@ async function main(): Promise<void> {
     // Rounds interleave the cases (rotating which goes first), so drifting load on a shared machine
     // falls on all of them alike.
     const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<CaseName, number[]>;
+    // CPU of this process (every thread: JavaScript, GC helpers, ZeroMQ's I/O thread) per case: less
+    // noisy than latency on a shared machine, and it is what the asking side itself costs.
+    const cpuMicros = Object.fromEntries(names.map((n) => [n, 0])) as Record<CaseName, number>;
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < names.length; k++) {
         const name = names[(round + k) % names.length] as CaseName;
+        const cpuBefore = process.cpuUsage();
         const started = process.hrtime.bigint();
         await cases[name]();
         samples[name].push(Number(process.hrtime.bigint() - started) / 1_000);
+        const cpu = process.cpuUsage(cpuBefore);
+        cpuMicros[name] += cpu.user + cpu.system;
       }
     }
+    const cpuPerRound = (name: CaseName) => roundTo(cpuMicros[name] / rounds, 1);
     await Promise.all([rawClient, ...rawHops].map((c) => c.close()));
     const sorted = Object.fromEntries(names.map((n) => [n, sortedAscending(samples[n])])) as Record<CaseName, Float64Array>;
     const p50 = (name: CaseName) => roundTo(percentile(sorted[name], 0.5), 1);
@@ -211,27 +244,32 @@ async function main(): Promise<void> {
       rounds,
       multihop_p50_us: p50("multihop"),
       multihop_p99_us: roundTo(percentile(sorted.multihop, 0.99), 1),
+      bus_4_same_tasks_p50_us: p50("bus_same_tasks"),
       bus_4_tasks_p50_us: p50("bus"),
       raw_4_rtt_chain_p50_us: p50("raw_chain"),
       raw_4_rtt_p50_us: p50("raw_one"),
       overhead_vs_raw_chain: ratio(p50("multihop"), p50("raw_chain")),
       overhead_vs_raw: ratio(p50("multihop"), p50("raw_one")),
+      overhead_vs_bus_same_tasks: ratio(p50("multihop"), p50("bus_same_tasks")),
       overhead_vs_bus: ratio(p50("multihop"), p50("bus")),
       bus_vs_raw_chain: ratio(p50("bus"), p50("raw_chain")),
       target_overhead_vs_raw: 1.5,
+      asking_process_cpu_us_per_round: Object.fromEntries(names.map((n) => [n, cpuPerRound(n)])),
       environment: benchEnvironment(),
       date: new Date().toISOString(),
     };
     writeJsonFile(RESULT_FILE, result);
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else {
+      const cpu = (name: CaseName) => String(cpuPerRound(name));
       const rows = [
-        ["4-hop planned question via the manager", String(result.multihop_p50_us), "1.00×"],
-        ["4 sequential bus task requests, one per worker (no manager)", String(result.bus_4_tasks_p50_us), `${result.overhead_vs_bus}×`],
-        ["4 sequential raw ZeroMQ round trips, one per echo process", String(result.raw_4_rtt_chain_p50_us), `${result.overhead_vs_raw_chain}×`],
-        ["4 sequential raw ZeroMQ round trips to one echo process", String(result.raw_4_rtt_p50_us), `${result.overhead_vs_raw}×`],
+        ["4-hop planned question via the manager", String(result.multihop_p50_us), "1.00×", cpu("multihop")],
+        ["the same 4 task requests, sent bare (no manager work)", String(result.bus_4_same_tasks_p50_us), `${result.overhead_vs_bus_same_tasks}×`, cpu("bus_same_tasks")],
+        ["4 sequential small bus task requests, one per worker", String(result.bus_4_tasks_p50_us), `${result.overhead_vs_bus}×`, cpu("bus")],
+        ["4 sequential raw ZeroMQ round trips, one per echo process", String(result.raw_4_rtt_chain_p50_us), `${result.overhead_vs_raw_chain}×`, cpu("raw_chain")],
+        ["4 sequential raw ZeroMQ round trips to one echo process", String(result.raw_4_rtt_p50_us), `${result.overhead_vs_raw}×`, cpu("raw_one")],
       ];
-      process.stdout.write(`${formatTable(["what", "p50 (µs)", "multi-hop ÷ this"], rows)}\n(${rounds} interleaved rounds; JSON in ${RESULT_FILE})\n`);
+      process.stdout.write(`${formatTable(["what", "p50 (µs)", "multi-hop ÷ this", "asking process CPU (µs)"], rows)}\n(${rounds} interleaved rounds; JSON in ${RESULT_FILE})\n`);
     }
   } finally {
     await manager?.audit.flush();
