@@ -16,6 +16,8 @@ export interface TransportBlock {
   raw_rtt_p99_us: number;
   rps: number;
   raw_rps: number;
+  /** CPU per sequential request (median of rounds), each side, every thread; server null without /proc. */
+  cpu_us_per_request: { client: number; server: number | null; raw_client: number; raw_server: number | null };
   /** mesh / raw: above 1 for latency means the mesh is slower, below 1 for rps means it is slower. */
   ratios: { rtt_p50: number; rtt_p99: number; rps: number };
   targets: { rtt_p50_within_1_5x_raw: boolean; rtt_p99_within_2x_raw: boolean; rps_at_least_10k: boolean };
@@ -30,16 +32,30 @@ export type BusBenchResult = TransportBlock & {
   config: Record<string, unknown>;
 } & BenchEnvironment;
 
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  return values.some((v) => v === null) ? null : median(values as number[]);
+}
+
 function medianFigures(rounds: readonly ModeFigures[]): ModeFigures {
   return {
     rtt_p50_us: median(rounds.map((r) => r.rtt_p50_us)),
     rtt_p99_us: median(rounds.map((r) => r.rtt_p99_us)),
     rps: median(rounds.map((r) => r.rps)),
+    client_cpu_us: median(rounds.map((r) => r.client_cpu_us)),
+    server_cpu_us: medianOrNull(rounds.map((r) => r.server_cpu_us)),
   };
 }
 
+const roundedOrNull = (value: number | null) => (value === null ? null : roundTo(value, LATENCY_DIGITS));
+
 function rounded(figures: ModeFigures): ModeFigures {
-  return { rtt_p50_us: roundTo(figures.rtt_p50_us, LATENCY_DIGITS), rtt_p99_us: roundTo(figures.rtt_p99_us, LATENCY_DIGITS), rps: Math.round(figures.rps) };
+  return {
+    rtt_p50_us: roundTo(figures.rtt_p50_us, LATENCY_DIGITS),
+    rtt_p99_us: roundTo(figures.rtt_p99_us, LATENCY_DIGITS),
+    rps: Math.round(figures.rps),
+    client_cpu_us: roundTo(figures.client_cpu_us, LATENCY_DIGITS),
+    server_cpu_us: roundedOrNull(figures.server_cpu_us),
+  };
 }
 
 function sumMatching(counters: Record<string, number>, prefix: string): number {
@@ -58,6 +74,7 @@ export function transportBlock(run: TransportRun): TransportBlock {
     raw_rtt_p99_us: roundTo(raw.rtt_p99_us, LATENCY_DIGITS),
     rps: Math.round(mesh.rps),
     raw_rps: Math.round(raw.rps),
+    cpu_us_per_request: { client: roundTo(mesh.client_cpu_us, LATENCY_DIGITS), server: roundedOrNull(mesh.server_cpu_us), raw_client: roundTo(raw.client_cpu_us, LATENCY_DIGITS), raw_server: roundedOrNull(raw.server_cpu_us) },
     ratios,
     targets: {
       rtt_p50_within_1_5x_raw: ratios.rtt_p50 <= TARGET_P50_RATIO,
@@ -92,6 +109,11 @@ export function buildResult(blocks: Record<Transport, TransportBlock>, config: B
 
 const verdict = (met: boolean) => (met ? "met" : "MISSED");
 
+function cpuRow(transport: string, metric: string, raw: number | null, mesh: number | null): string[] {
+  const shown = (value: number | null) => (value === null ? "n/a" : formatNumber(value, 1));
+  return [transport, metric, shown(raw), shown(mesh), raw === null || mesh === null ? "" : `${ratio(mesh, raw, 2).toFixed(2)}×`, "(reported)"];
+}
+
 export function formatResultTable(blocks: Record<Transport, TransportBlock>): string {
   const rows: string[][] = [];
   for (const [transport, block] of Object.entries(blocks)) {
@@ -99,6 +121,8 @@ export function formatResultTable(blocks: Record<Transport, TransportBlock>): st
       [transport, "RTT p50 (µs)", formatNumber(block.raw_rtt_p50_us, 1), formatNumber(block.rtt_p50_us, 1), `${block.ratios.rtt_p50.toFixed(2)}×`, `≤ ${TARGET_P50_RATIO}× ${verdict(block.targets.rtt_p50_within_1_5x_raw)}`],
       [transport, "RTT p99 (µs)", formatNumber(block.raw_rtt_p99_us, 1), formatNumber(block.rtt_p99_us, 1), `${block.ratios.rtt_p99.toFixed(2)}×`, `≤ ${TARGET_P99_RATIO}× ${verdict(block.targets.rtt_p99_within_2x_raw)}`],
       [transport, "pipelined req/s", formatNumber(block.raw_rps), formatNumber(block.rps), `${block.ratios.rps.toFixed(2)}×`, `≥ ${formatNumber(TARGET_MIN_RPS)} ${verdict(block.targets.rps_at_least_10k)}`],
+      cpuRow(transport, "client CPU per request (µs)", block.cpu_us_per_request.raw_client, block.cpu_us_per_request.client),
+      cpuRow(transport, "server CPU per request (µs)", block.cpu_us_per_request.raw_server, block.cpu_us_per_request.server),
     );
   }
   return formatTable(["transport", "metric", "raw", "mesh", "mesh/raw", "target"], rows);

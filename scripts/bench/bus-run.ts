@@ -7,6 +7,7 @@ import { connectMeshClient, connectRawClient, type EchoClient } from "./bus-clie
 import { echoBody, type ServerMode } from "./bus-echo.js";
 import { measurePipelined, measureSequential } from "./bus-measure.js";
 import { spawnServer, type ServerProcess } from "./bus-server-process.js";
+import { processCpuMicros } from "./stats.js";
 
 export type Transport = "tcp" | "ipc";
 export const TRANSPORTS: readonly Transport[] = ["tcp", "ipc"];
@@ -29,6 +30,13 @@ export interface ModeFigures {
   rtt_p50_us: number;
   rtt_p99_us: number;
   rps: number;
+  /**
+   * CPU per request during the sequential measurement (every thread: JavaScript, GC, ZeroMQ's I/O
+   * thread), in µs: this client process, and the server process (null without /proc). Steadier than
+   * latency on a shared machine, and it says which side a cost is on.
+   */
+  client_cpu_us: number;
+  server_cpu_us: number | null;
 }
 
 export interface TransportRun {
@@ -40,11 +48,22 @@ export interface TransportRun {
 
 export type Log = (message: string) => void;
 
-async function measureRound(client: EchoClient, config: BusBenchConfig): Promise<ModeFigures> {
+async function measureRound(client: EchoClient, server: ServerProcess, config: BusBenchConfig): Promise<ModeFigures> {
   const call = () => client.call();
+  const clientBefore = process.cpuUsage();
+  const serverBefore = processCpuMicros(server.ready.pid);
   const latency = await measureSequential(call, config.sequentialRequests);
+  const clientCpu = process.cpuUsage(clientBefore);
+  const serverAfter = processCpuMicros(server.ready.pid);
   const rps = await measurePipelined(call, config.pipelinedRequests, config.window);
-  return { rtt_p50_us: latency.p50Us, rtt_p99_us: latency.p99Us, rps };
+  const perRequest = (micros: number) => micros / config.sequentialRequests;
+  return {
+    rtt_p50_us: latency.p50Us,
+    rtt_p99_us: latency.p99Us,
+    rps,
+    client_cpu_us: perRequest(clientCpu.user + clientCpu.system),
+    server_cpu_us: serverBefore === null || serverAfter === null ? null : perRequest(serverAfter - serverBefore),
+  };
 }
 
 async function warmUp(client: EchoClient, config: BusBenchConfig): Promise<void> {
@@ -86,9 +105,9 @@ export async function runTransport(transport: Transport, config: BusBenchConfig,
       // Alternate which mode goes first, so a slow spell of the shared machine does not always hit the same one.
       const order = round % 2 === 0 ? [raw, mesh] : [mesh, raw];
       for (const client of order) {
-        const figures = await measureRound(client, config);
+        const figures = await measureRound(client, client === raw ? rawServer : meshServer, config);
         rounds[client.mode].push(figures);
-        log(`${transport} round ${round + 1}/${config.rounds} ${client.mode}: p50 ${figures.rtt_p50_us.toFixed(1)} µs, p99 ${figures.rtt_p99_us.toFixed(1)} µs, ${Math.round(figures.rps)} req/s`);
+        log(`${transport} round ${round + 1}/${config.rounds} ${client.mode}: p50 ${figures.rtt_p50_us.toFixed(1)} µs, p99 ${figures.rtt_p99_us.toFixed(1)} µs, ${Math.round(figures.rps)} req/s, CPU per request ${figures.client_cpu_us.toFixed(0)} µs client / ${figures.server_cpu_us?.toFixed(0) ?? "?"} µs server`);
       }
     }
     return { transport, rounds, meshCounters: mesh.counters };

@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: order statistics, the printed table, the JSON result file and
 // the facts about the machine that every result should carry.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform } from "node:os";
 import { dirname } from "node:path";
 
@@ -79,4 +79,25 @@ export function benchEnvironment(): BenchEnvironment {
     arch: arch(),
     date: new Date().toISOString(),
   };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux Node supports). */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, every thread) another process has used so far, in µs, or null where there is
+ * no /proc (not Linux) or the process is gone. Resolution is one clock tick (10 ms): measure spans of
+ * seconds and divide by the requests in them.
+ */
+export function processCpuMicros(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? (ticks * 1_000_000) / USER_HZ : null;
 }

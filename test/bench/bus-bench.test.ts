@@ -1,6 +1,6 @@
 // Smoke test of the bus benchmark: the quick run works end to end in separate processes and reports
 // every figure. No timing thresholds: the figures depend on the machine, the targets are reported only.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,9 @@ function expectFigures(block: Record<string, unknown>): void {
   }
   const ratios = block["ratios"] as Record<string, unknown>;
   for (const key of RATIOS) expect(ratios[key] as number, `ratios.${key}`).toBeGreaterThan(0);
+  // Each side of a round trip does some work; the server's figure comes from /proc, which Linux has.
+  const cpu = block["cpu_us_per_request"] as Record<string, unknown>;
+  for (const key of ["client", "raw_client", ...(process.platform === "linux" ? ["server", "raw_server"] : [])]) expect(cpu[key] as number, `cpu_us_per_request.${key}`).toBeGreaterThan(0);
 }
 
 describe("bus benchmark (quick)", () => {
@@ -52,5 +55,17 @@ describe("bus benchmark (quick)", () => {
 
     expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(result);
     expect(readdirSync(childTmp), "the ipc run's socket folder is removed at the end").toEqual([]);
+  });
+});
+
+describe("processCpuMicros", () => {
+  it.runIf(process.platform === "linux")("reads another process's CPU time from /proc, and null for a process that is gone", async () => {
+    const { processCpuMicros } = await import("../../scripts/bench/stats.js");
+    const before = processCpuMicros(process.pid) as number;
+    const until = Date.now() + 60;
+    while (Date.now() < until); // burn CPU past one 10 ms clock tick
+    expect(processCpuMicros(process.pid) as number).toBeGreaterThan(before);
+    const gone = execFileSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    expect(processCpuMicros(Number(gone))).toBeNull();
   });
 });
