@@ -20,7 +20,7 @@ const TS_PATTERNS = [
   pattern("(interface_declaration) @interface", "interface_declaration"),
   pattern("(type_alias_declaration) @type", "type_alias_declaration"),
   pattern("(enum_declaration) @enum", "enum_declaration"),
-  pattern("(variable_declarator name: (identifier) value: [(arrow_function) (function_expression)]) @arrow"),
+  pattern("(variable_declarator name: (identifier) value: (_)) @declarator"),
   pattern("(import_statement) @import"),
   pattern("(export_statement source: (_)) @import"),
   pattern("(call_expression) @call"),
@@ -53,7 +53,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   interface: onShape("interface"),
   type: onShape("type"),
   enum: onShape("enum"),
-  arrow: onArrow,
+  declarator: onDeclarator,
   import: ({ ctx, bindings }, node) => readImportStatement(ctx, node, bindings),
   call: onCall,
   new: onCall,
@@ -110,14 +110,38 @@ function onMethod(state: TsState, node: Node): void {
   else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
-/** `const f = () => …` at module level (exported or not) is a function definition. */
-function onArrow(state: TsState, node: Node): void {
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
+/** The longest first line kept as a module-level value's signature. */
+const VALUE_SIGNATURE_CHARS = 160;
+
+/** `require("x")` and `await import("x")` bind a module, which the imports already record: no symbol. */
+function isModuleLoad(value: Node): boolean {
+  const call = value.type === "await_expression" ? value.namedChildren[0] : value;
+  if (call?.type !== "call_expression") return false;
+  const fn = call.childForFieldName("function");
+  return fn?.type === "import" || (fn?.type === "identifier" && fn.text === "require");
+}
+
+/**
+ * A module-level `const`/`let`/`var` (exported or not) is a definition: `const f = () => …` a function,
+ * anything else a variable, like `export const ZodString = core.$constructor(…)` or a component made by
+ * `React.memo(…)`; calls in its initializer are attributed to it. Declarations inside functions are not.
+ */
+function onDeclarator(state: TsState, node: Node): void {
   const declaration = node.parent;
   const top = declaration?.parent;
   if (!declaration || !(top?.type === "program" || top?.type === "export_statement")) return;
   const name = node.childForFieldName("name")?.text;
-  const fn = node.childForFieldName("value");
-  if (name && fn) addFunction(state, node, top.type === "export_statement" ? top : declaration, name, "function", fn);
+  const value = node.childForFieldName("value");
+  if (!name || !value) return;
+  const outer = top.type === "export_statement" ? top : declaration;
+  if (FUNCTION_VALUES.has(value.type)) return addFunction(state, node, outer, name, "function", value);
+  if (isModuleLoad(value)) return;
+  // The first line of the declarator itself (`a = 1, b = 2` gives each its own), after the keywords.
+  const keywords = state.ctx.content.slice(outer.startIndex, declaration.startIndex) + (declaration.firstChild?.text ?? "");
+  const firstLine = node.text.split("\n", 1)[0] ?? "";
+  state.ctx.addSymbol(outer, { name, kind: "variable", signature: collapse(`${keywords} ${firstLine}`, VALUE_SIGNATURE_CHARS) });
+  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
 function onClass(state: TsState, node: Node): void {

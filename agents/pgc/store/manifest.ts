@@ -8,7 +8,8 @@ export const MANIFEST_FILE = "manifest.json";
 export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** Bump when the stored data's shape or the extraction rules change: old stores are rebuilt. */
 /** 2: standard-library imports the root itself holds became cross-scope references. */
-export const STORE_VERSION = 2;
+/** 3: module-level TS/JS values (`export const ZodString = …`) became symbols. */
+export const STORE_VERSION = 3;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -17,14 +17,16 @@ const summary = (result: ScopeExtractionResult) =>
   result.symbols.map((symbol) => [symbol.file_path, symbol.kind, symbol.name, symbol.line_start, symbol.line_end]);
 
 describe("TypeScript", () => {
-  it("finds functions, exported arrow functions, classes, methods, interfaces and type aliases", () => {
+  it("finds functions, exported arrow functions, classes, methods, interfaces, type aliases and module-level values", () => {
     expect(summary(ts)).toEqual([
       ["src/format.ts", "function", "formatEntry", 5, 5],
       ["src/format.ts", "function", "describeStore", 8, 10],
       ["src/format.ts", "function", "evaluateTemplate", 13, 15],
       ["src/index.ts", "interface", "PutRequest", 8, 11],
+      ["src/index.ts", "variable", "PutRequestSchema", 13, 13],
       ["src/index.ts", "function", "handlePut", 18, 22],
       ["src/index.ts", "function", "reportStatus", 25, 28],
+      ["src/store.ts", "variable", "MAX_ENTRIES", 4, 4],
       ["src/store.ts", "interface", "StoreOptions", 7, 10],
       ["src/store.ts", "type", "Key", 12, 12],
       ["src/store.ts", "class", "KeyValueStore", 18, 39],
@@ -53,6 +55,35 @@ describe("TypeScript", () => {
       ["src/index.ts", "./store.js", "src/store.ts"],
     ]);
     expect(ts.crossScopeReferences).toEqual([{ kind: "import", target: "zod", spec: "zod", from_file: "src/index.ts", line: 3 }]);
+  });
+
+  it("makes a module-level value a symbol that owns the calls in its initializer; locals and module loads are not", async () => {
+    const content = [
+      'const cp = require("child_process");',
+      "export const MAX = 1000, MIN = 1;",
+      "/** The string schema. */",
+      'export const ZodString = core.$constructor("ZodString", (inst, def) => {',
+      "  core.$ZodString.init(inst, def);",
+      "});",
+      "const { a, b } = obj;",
+      "function g() { const inner = make(); return inner; }",
+      'const mod = await import("./m.js");',
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/schemas.ts", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.line_start, s.line_end])).toEqual([
+      ["variable", "MAX", 2, 2],
+      ["variable", "MIN", 2, 2],
+      ["variable", "ZodString", 4, 6],
+      ["function", "g", 8, 8],
+    ]);
+    const zodString = parsed.symbols.find((s) => s.name === "ZodString");
+    expect(zodString).toMatchObject({ doc: "The string schema.", signature: 'export const ZodString = core.$constructor("ZodString", (inst, def) => {' });
+    expect(parsed.symbols.find((s) => s.name === "MIN")?.signature).toBe("export const MIN = 1");
+    expect(parsed.calls.filter((c) => c.caller !== null).map((c) => [c.callee, c.caller])).toEqual([
+      ["core.$constructor", "ZodString"],
+      ["core.$ZodString.init", "ZodString"],
+      ["make", "g"],
+    ]);
   });
 
   it("follows require(), re-exports and imports bound to calls", async () => {
