@@ -1,15 +1,18 @@
 // Finds the code identifiers a question names ("how does dma_alloc_coherent work?"), for exact look-up.
 // Plain English words are left out on purpose: "open" or "file" in a question is not a claim about a symbol.
 
-/** A backticked span, or a word with optional qualifiers (a.b, a::b, a->b) and an optional "()". */
-const CANDIDATE = /`([^`\n]+)`|[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?/g;
+/**
+ * A backticked span, or a word with optional qualifiers (a.b, a::b, a->b) and an optional "()". Words may
+ * hold "$", as JavaScript names do ($ZodString, source$, $scope).
+ */
+const CANDIDATE = /`([^`\n]+)`|[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*(?:\(\))?/g;
 const QUALIFIER = /\.|::|->/;
 /** One-letter last segments ("e.g") are punctuation, not names. */
 const MIN_SEGMENT_LENGTH = 2;
 
-/** Shapes no English word has: snake_case, camelCase humps, letters then digits (e1000), or a call "()". */
+/** Shapes no English word has: snake_case, camelCase humps, letters then digits (e1000), a "$", or a call "()". */
 function looksLikeCode(word: string, called: boolean): boolean {
-  return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Za-z][0-9]/.test(word);
+  return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Za-z][0-9]/.test(word) || /\$[A-Za-z_]|\w\$/.test(word);
 }
 
 function namesOf(text: string): string[] {

@@ -56,6 +56,12 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("std::vector and dev->ops")).toEqual(["std::vector", "vector", "dev->ops", "ops"]);
     expect(identifiersInQuery("allocate a buffer")).toEqual([]);
   });
+
+  it("keeps the \"$\" of JavaScript names, and leaves prices alone", () => {
+    expect(identifiersInQuery("What does $ZodCheckMinLength check?")).toEqual(["$ZodCheckMinLength"]);
+    expect(identifiersInQuery("who subscribes to source$ and core.$constructor()")).toEqual(["source$", "core.$constructor", "$constructor"]);
+    expect(identifiersInQuery("it costs $5 a month")).toEqual([]);
+  });
 });
 
 describe("retrieve", () => {
