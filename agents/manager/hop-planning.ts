@@ -6,19 +6,32 @@ import { identifiersInQuery } from "../pgc/retrieval/index.js";
 
 /** Symbols carried to the next hop as its focus. */
 export const MAX_FOCUS_SYMBOLS = 3;
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
+/** Names in the evidence, "$" included (JavaScript's $ZodString, source$). */
+const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]{2,}/g;
 
 export interface Ownership {
   ownersOf(symbol: string): readonly string[];
 }
 
-/** The scope owning most of the identifiers named in the question, or null when it names none we know. */
+/** Lower-case words of a scope name ("v4-classic" → v4, classic) or of a question. */
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
+}
+
+/**
+ * The scope owning most of the identifiers named in the question, or null when it names none we know.
+ * A name several scopes define counts for each of them as a share (1/owners), so the scope owning the
+ * names only it has wins; a tie goes to the scope whose name the question uses ("classic", "mm").
+ */
 export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[]): string | null {
   const votes = new Map<string, number>();
   for (const identifier of identifiersInQuery(question)) {
-    for (const owner of map.ownersOf(identifier)) if (scopes.includes(owner)) votes.set(owner, (votes.get(owner) ?? 0) + 1);
+    const owners = map.ownersOf(identifier).filter((owner) => scopes.includes(owner));
+    for (const owner of owners) votes.set(owner, (votes.get(owner) ?? 0) + 1 / owners.length);
   }
-  const ranked = [...votes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const asked = new Set(words(question));
+  const mentions = (scope: string) => words(scope).filter((word) => asked.has(word)).length;
+  const ranked = [...votes].sort((a, b) => b[1] - a[1] || mentions(b[0]) - mentions(a[0]) || a[0].localeCompare(b[0]));
   return ranked[0]?.[0] ?? null;
 }
 
@@ -48,6 +61,19 @@ export function nextScope(leads: Map<string, string[]>, visited: ReadonlySet<str
   const ranked = [...leads].filter(([scope]) => !visited.has(scope)).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
   const best = ranked[0];
   return best ? { scope: best[0], focus: best[1].slice(0, MAX_FOCUS_SYMBOLS) } : null;
+}
+
+/**
+ * When the evidence leads nowhere new but the question still names entities an unvisited scope owns
+ * ("How does ZodString use $ZodCheckMinLength?" after the scope of $ZodCheckMinLength answered), that
+ * scope is next, focused on those names: the question is not answered until every part it names is.
+ */
+export function namedElsewhere(question: string, map: Ownership, scopes: readonly string[], visited: ReadonlySet<string>): { scope: string; focus: string[] } | null {
+  const open = scopes.filter((scope) => !visited.has(scope));
+  const scope = scopeOfEntities(question, map, open);
+  if (!scope) return null;
+  const focus = identifiersInQuery(question).filter((name) => map.ownersOf(name).includes(scope));
+  return { scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
 }
 
 /** The question a hop is asked: the original, narrowed to the symbols that led to this scope. */

@@ -4,7 +4,7 @@
 // output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
-import { nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
+import { namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 
@@ -185,8 +185,8 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
       stoppedBecause = `reached ${scope}`;
       break;
     }
-    const next = nextScope(leads, visited, request.to);
-    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope`;
+    const next = nextScope(leads, visited, request.to) ?? namedElsewhere(request.question, deps.ownership, deps.scopes, visited);
+    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope, and the question names nothing another one owns`;
     scope = next?.scope ?? null;
     focus = next?.focus ?? [];
   }

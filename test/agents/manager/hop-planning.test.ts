@@ -1,0 +1,78 @@
+// How a multi-hop question moves between scopes, on hand-made ownership: where it starts, which scope the
+// evidence points to next, and what the next hop is asked.
+import { describe, expect, it } from "vitest";
+import { mentionedSymbols, namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
+import type { Citation } from "../../../agents/protocol/index.js";
+
+function ownership(owners: Record<string, string[]>): Ownership {
+  return { ownersOf: (symbol) => owners[symbol] ?? [] };
+}
+
+function cite(content: string): Citation {
+  return { overlay: "O3", content, relevance: "call", file_path: "a.ts", line_start: 1, line_end: 1, sha256: "0".repeat(64), similarity: 1, similarity_kind: "exact" };
+}
+
+const scopes = ["v3", "v4-classic", "v4-core"];
+
+describe("scopeOfEntities", () => {
+  it("starts where the names only one scope defines live; a name defined in several counts as a share", () => {
+    const map = ownership({ ZodString: ["v3", "v4-classic"], $ZodCheckMinLength: ["v4-core"] });
+    expect(scopeOfEntities("How does ZodString use $ZodCheckMinLength?", map, scopes)).toBe("v4-core");
+  });
+
+  it("breaks a tie by the scope the question names, not by the alphabet", () => {
+    const map = ownership({ ZodString: ["v3", "v4-classic"] });
+    expect(scopeOfEntities("How is ZodString built in the classic API?", map, scopes)).toBe("v4-classic");
+    expect(scopeOfEntities("How is ZodString built?", map, scopes)).toBe("v3");
+  });
+
+  it("ignores owners that no worker serves, and gives null for a question naming nothing known", () => {
+    const map = ownership({ kmalloc: ["mm"], ZodString: ["v4-classic"] });
+    expect(scopeOfEntities("Who calls kmalloc() and ZodString?", map, scopes)).toBe("v4-classic");
+    expect(scopeOfEntities("How does the allocator work?", map, scopes)).toBeNull();
+  });
+});
+
+describe("pointers and mentionedSymbols", () => {
+  it("counts names in citations and findings, \"$\" included, most mentioned first", () => {
+    expect(mentionedSymbols([cite("inst.$ZodCheck calls core.$constructor")], ["$ZodCheck runs first"])).toEqual(["$ZodCheck", "$constructor", "calls", "core", "first", "inst", "runs"]);
+  });
+
+  it("points to the other scopes that alone own a mentioned name, never back home", () => {
+    const map = ownership({ $constructor: ["v4-core"], clone: ["v4-core", "v3"], ZodType: ["v4-classic"], parse: ["v3"] });
+    const leads = pointers([cite("ZodType calls core.$constructor and clone, then parse")], [], map, "v4-classic");
+    expect([...leads]).toEqual([
+      ["v4-core", ["$constructor"]],
+      ["v3", ["parse"]],
+    ]);
+  });
+});
+
+describe("nextScope and refineQuestion", () => {
+  const leads = new Map([
+    ["mm", ["alloc_pages", "kmalloc"]],
+    ["dma", ["dma_map_single"]],
+  ]);
+
+  it("prefers the target when the evidence leads there, else the scope with the most leads, never a visited one", () => {
+    expect(nextScope(leads, new Set(), "dma")).toEqual({ scope: "dma", focus: ["dma_map_single"] });
+    expect(nextScope(leads, new Set())).toEqual({ scope: "mm", focus: ["alloc_pages", "kmalloc"] });
+    expect(nextScope(leads, new Set(["mm"]))).toEqual({ scope: "dma", focus: ["dma_map_single"] });
+    expect(nextScope(leads, new Set(["mm", "dma"]))).toBeNull();
+  });
+
+  it("narrows the question to the symbols that led to the scope", () => {
+    expect(refineQuestion("How is DMA set up?", null, [])).toBe("How is DMA set up?");
+    expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single"])).toBe("How is DMA set up? (continuing from drivers: how are dma_map_single implemented here?)");
+  });
+});
+
+describe("namedElsewhere", () => {
+  it("goes on to the unvisited scope owning names the question still asks about, focused on them", () => {
+    const map = ownership({ ZodString: ["v3", "v4-classic"], $ZodCheckMinLength: ["v4-core"], ZodType: ["v4-classic"] });
+    const question = "How does ZodString in the classic API use ZodType and $ZodCheckMinLength?";
+    expect(namedElsewhere(question, map, scopes, new Set(["v4-core"]))).toEqual({ scope: "v4-classic", focus: ["ZodString", "ZodType"] });
+    expect(namedElsewhere(question, map, scopes, new Set(["v4-core", "v4-classic"]))).toEqual({ scope: "v3", focus: ["ZodString"] });
+    expect(namedElsewhere(question, map, scopes, new Set(scopes))).toBeNull();
+  });
+});
