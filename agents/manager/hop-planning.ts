@@ -2,7 +2,7 @@
 // names), what each hop is asked (the question refined by the symbols that led there), and which
 // scope the evidence points to next ("calls X, owned by scope Y").
 import type { Citation } from "../protocol/index.js";
-import { identifiersInQuery } from "../pgc/retrieval/index.js";
+import { identifiersInQuery, STOPWORDS } from "../pgc/retrieval/index.js";
 
 /** Symbols carried to the next hop as its focus. */
 export const MAX_FOCUS_SYMBOLS = 3;
@@ -35,11 +35,28 @@ export function scopeOfEntities(question: string, map: Ownership, scopes: readon
   return ranked[0]?.[0] ?? null;
 }
 
+/**
+ * The code a line of evidence quotes, without what the index wrote around it: a citation reads
+ * `kind:name | label:value | … | file:path:line` (and a pgc finding adds ` — path:lines`), where the paths
+ * and the template's own words ("callee defined at …", "not in this scope") name nothing the code calls.
+ */
+export function quotedCode(text: string): string {
+  return text
+    .split("\n", 1)[0]!
+    .replace(/ — \S+$/, "")
+    .split(" | ")
+    .filter((segment) => !/^file:|^callee (defined at|not in this scope)|^in:\(file scope\)/.test(segment))
+    .map((segment) => segment.replace(/^[a-z_]+:/, "").trim())
+    .join(" | ");
+}
+
 /** Identifiers the evidence mentions, most mentioned first: calls, includes, names in the cited code. */
 export function mentionedSymbols(citations: readonly Citation[], findings: readonly string[]): string[] {
   const counts = new Map<string, number>();
-  const texts = [...citations.map((c) => c.content), ...findings];
-  for (const text of texts) for (const match of text.match(IDENTIFIER) ?? []) counts.set(match, (counts.get(match) ?? 0) + 1);
+  const texts = [...citations.map((c) => c.content), ...findings].map(quotedCode);
+  for (const text of texts) {
+    for (const match of text.match(IDENTIFIER) ?? []) if (!STOPWORDS.has(match.toLowerCase())) counts.set(match, (counts.get(match) ?? 0) + 1);
+  }
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
 }
 

@@ -28,6 +28,7 @@ export type { ReliabilityBin } from "./reliability.js";
 export { tokenize, splitIdentifier } from "./tokenizer.js";
 export { porterStem } from "./stemmer.js";
 export { identifiersInQuery } from "./query-identifiers.js";
+export { STOPWORDS } from "./stopwords.js";
 export { FIELD_BOOSTS, FIELDS, BM25_K1 } from "./fields.js";
 export {
   RetrievalError,

@@ -1,7 +1,7 @@
 // How a multi-hop question moves between scopes, on hand-made ownership: where it starts, which scope the
 // evidence points to next, and what the next hop is asked.
 import { describe, expect, it } from "vitest";
-import { mentionedSymbols, namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
+import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
 import type { Citation } from "../../../agents/protocol/index.js";
 
 function ownership(owners: Record<string, string[]>): Ownership {
@@ -34,6 +34,21 @@ describe("scopeOfEntities", () => {
 });
 
 describe("pointers and mentionedSymbols", () => {
+  it("reads the code a citation quotes, not the paths and template words the index wrote around it", () => {
+    expect(quotedCode("call_chain: e1000_alloc_rx_buffers → dma_map_single | file:drivers/net/e1000/e1000_main.c:4412 | callee defined at kernel/dma/mapping.c:10")).toBe(
+      "e1000_alloc_rx_buffers → dma_map_single",
+    );
+    expect(quotedCode("call_chain: ZodString → core.$constructor | file:v4/classic/schemas.ts:529 | callee not in this scope (library, builtin or indirect)")).toBe("ZodString → core.$constructor");
+    expect(quotedCode("function:parsedType | params:1 | returns:errors.$ZodInvalidTypeExpected | file:v4/core/util.ts:1024 — v4/core/util.ts:1024-1045")).toBe(
+      "parsedType | 1 | errors.$ZodInvalidTypeExpected",
+    );
+    expect(quotedCode("assertion:BUG_ON | BUG_ON(!page) | in:(file scope) | file:mm/page_alloc.c:7\nsecond line")).toBe("BUG_ON | BUG_ON(!page)");
+    // A path in the evidence is not a lead: "mapping" and "kernel" would be, if another scope defined them.
+    const map = ownership({ mapping: ["other"], kernel: ["other"], dma_map_single: ["dma"] });
+    const leads = pointers([cite("call_chain: e1000_xmit → dma_map_single | file:drivers/e1000.c:1 | callee defined at kernel/dma/mapping.c:10")], [], map, "drivers");
+    expect([...leads]).toEqual([["dma", ["dma_map_single"]]]);
+  });
+
   it("counts names in citations and findings, \"$\" included, most mentioned first", () => {
     expect(mentionedSymbols([cite("inst.$ZodCheck calls core.$constructor")], ["$ZodCheck runs first"])).toEqual(["$ZodCheck", "$constructor", "calls", "core", "first", "inst", "runs"]);
   });
