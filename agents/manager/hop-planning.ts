@@ -45,7 +45,7 @@ export function quotedCode(text: string): string {
     .split("\n", 1)[0]!
     .replace(/ — \S+$/, "")
     .split(" | ")
-    .filter((segment) => !/^file:|^callee (defined at|not in this scope)|^in:\(file scope\)/.test(segment))
+    .filter((segment) => !/^file:|^callee (defined at|not in this scope|outside this scope)|^in:\(file scope\)/.test(segment))
     .map((segment) => segment.replace(/^[a-z_]+:/, "").trim())
     .join(" | ");
 }

@@ -4,7 +4,7 @@
 // output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
-import { namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
+import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 
@@ -147,6 +147,33 @@ function plannedPath(deps: MultiHopDeps, from: string, to: string, maxHops: numb
   return [...found.path];
 }
 
+/**
+ * Where evidence-following goes next: to the target when the evidence leads there; else to an unvisited
+ * scope owning names the question asks about (the user's own interest comes before a generic lead, like
+ * a return type, that the evidence happens to mention); else along this hop's evidence; else along a lead
+ * an earlier hop found and the chain has not taken yet.
+ */
+function nextHop(
+  deps: MultiHopDeps,
+  request: MultiHopRequest,
+  leads: Map<string, string[]>,
+  earlier: Map<string, string[]>,
+  visited: ReadonlySet<string>,
+): { scope: string; focus: string[] } | null {
+  if (request.to && leads.has(request.to) && !visited.has(request.to)) return nextScope(leads, visited, request.to);
+  const named = namedElsewhere(request.question, deps.ownership, deps.scopes, visited);
+  if (named) {
+    const focus = [...new Set([...named.focus, ...(leads.get(named.scope) ?? []), ...(earlier.get(named.scope) ?? [])])];
+    return { scope: named.scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
+  }
+  return nextScope(leads, visited, request.to) ?? nextScope(earlier, visited, request.to);
+}
+
+/** Leads of a hop added to those found before it, for the chain to come back to. */
+function remember(earlier: Map<string, string[]>, leads: Map<string, string[]>): void {
+  for (const [scope, symbols] of leads) earlier.set(scope, [...new Set([...(earlier.get(scope) ?? []), ...symbols])]);
+}
+
 export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopRequest): Promise<MultiHopResult> {
   const started = Date.now();
   const from = await startScope(deps, request);
@@ -155,6 +182,7 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
   const plan = mode === "planned" ? plannedPath(deps, from, request.to as string, request.maxHops) : null;
   const chain: HopRecord[] = [];
   const visited = new Set<string>();
+  const earlier = new Map<string, string[]>();
   let scope: string | null = from;
   let focus: string[] = [];
   let stoppedBecause = "";
@@ -185,7 +213,8 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
       stoppedBecause = `reached ${scope}`;
       break;
     }
-    const next = nextScope(leads, visited, request.to) ?? namedElsewhere(request.question, deps.ownership, deps.scopes, visited);
+    const next = nextHop(deps, request, leads, earlier, visited);
+    remember(earlier, leads);
     if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope, and the question names nothing another one owns`;
     scope = next?.scope ?? null;
     focus = next?.focus ?? [];

@@ -1,0 +1,68 @@
+// Where a multi-hop question goes, with the hops answered by a table instead of workers: the routing
+// rules alone (the same rules run over real worker processes in manager-mesh.test.ts).
+import { describe, expect, it } from "vitest";
+import { answerMultiHop, type MultiHopDeps } from "../../../agents/manager/multi-hop.js";
+import type { AgentInfo } from "../../../agents/manager/agents-directory.js";
+import type { Verdict } from "../../../agents/manager/validation/index.js";
+import { ScopeGraph } from "../../../topology/index.js";
+import type { Citation, DelegatedTask } from "../../../agents/protocol/index.js";
+
+function cite(content: string): Citation {
+  return { overlay: "O3", content, relevance: "call", file_path: "x.ts", line_start: 1, line_end: 1, sha256: "0".repeat(64), similarity: 1, similarity_kind: "exact" };
+}
+
+const accepted: Verdict = { status: "accepted", reasons: [], warnings: [], checks: [], citations_checked: 1, citations_verified: 1, citations: [], criteria: [], needs_followup: [] };
+
+/** Each scope answers with the evidence listed for it; owners maps a symbol to the scopes defining it. */
+function deps(evidence: Record<string, string[]>, owners: Record<string, string[]>, asked: { scope: string; task: DelegatedTask }[]): MultiHopDeps {
+  const scopes = Object.keys(evidence);
+  return {
+    managerId: "manager",
+    scopes,
+    graph: new ScopeGraph(scopes.map((name) => ({ name, metadata: {} })), []),
+    ownership: { ownersOf: (symbol) => owners[symbol] ?? [] },
+    dispatch: async (scope, task) => {
+      asked.push({ scope, task });
+      const citations = (evidence[scope] ?? []).map(cite);
+      const response = { task_id: task.id, status: "completed" as const, result: "ok", protocol_version: "2.0" as const, key_findings: [], grounding_evidence: { queries_executed: ["q"], overlays_consulted: ["O3" as const], citations, grounding_confidence: "high" as const } };
+      return { response, agent: { id: `${scope}-1`, scope } as AgentInfo, failovers: [] };
+    },
+    validate: async () => accepted,
+    storeHop: (hop) => `hops.jsonl#t-hop${hop}`,
+    bestScopeFor: async () => null,
+  };
+}
+
+describe("evidence-following routes", () => {
+  const owners = { innerFrom: ["observable"], switchMap: ["operators"], Observable: ["core"], operate: ["util"] };
+  const evidence = {
+    observable: ["function:innerFrom | returns:Observable<T> | file:observable/innerFrom.ts:16"],
+    operators: ["call_chain: switchMap → operate | file:operators/switchMap.ts:89 | callee outside this scope"],
+    core: ["class:Observable | file:core/Observable.ts:1"],
+    util: ["function:operate | file:util/lift.ts:1"],
+  };
+
+  it("goes to the scope owning a name the question asks about before a generic lead in the evidence", async () => {
+    const asked: { scope: string; task: DelegatedTask }[] = [];
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", maxHops: 6, mode: "evidence" });
+    // observable's evidence leads to core (Observable); the question's switchMap lives in operators: that first.
+    expect(result.query_path).toEqual(["observable", "operators", "util", "core"]);
+    expect(asked[1]?.task.task).toContain("how are switchMap implemented here?");
+    expect(result.knowledge_chain[2]?.focus).toEqual(["operate"]);
+  });
+
+  it("prefers the target when the evidence leads there, and stops at it", async () => {
+    const asked: { scope: string; task: DelegatedTask }[] = [];
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", to: "core", maxHops: 6, mode: "evidence" });
+    expect(result.query_path).toEqual(["observable", "core"]);
+    expect(result.safety.stopped_because).toBe("reached core");
+  });
+
+  it("never visits a scope twice and stops at the hop budget", async () => {
+    const asked: { scope: string; task: DelegatedTask }[] = [];
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", maxHops: 2, mode: "evidence" });
+    expect(result.query_path).toEqual(["observable", "operators"]);
+    expect(result.safety).toMatchObject({ actual_hops: 2, stopped_because: "hop budget of 2 spent" });
+    expect(new Set(asked.map((a) => a.scope)).size).toBe(asked.length);
+  });
+});
