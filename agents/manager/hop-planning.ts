@@ -36,18 +36,22 @@ export function scopeOfEntities(question: string, map: Ownership, scopes: readon
 }
 
 /**
- * The code a line of evidence quotes, without what the index wrote around it: a citation reads
- * `kind:name | label:value | … | file:path:line` (and a pgc finding adds ` — path:lines`), where the paths
- * and the template's own words ("callee defined at …", "not in this scope") name nothing the code calls.
+ * The code a piece of evidence quotes, without what the index wrote around it. A citation's first line
+ * reads `kind:name | label:value | … | file:path:line` (a pgc finding adds ` — path:lines`): its paths and
+ * the template's own words ("callee defined at …", "not in this scope") name nothing the code calls, so
+ * they go, and the labels; the cited source lines after it stay as they are.
  */
 export function quotedCode(text: string): string {
-  return text
-    .split("\n", 1)[0]!
+  const newline = text.indexOf("\n");
+  const header = newline < 0 ? text : text.slice(0, newline);
+  const body = newline < 0 ? "" : text.slice(newline);
+  const kept = header
     .replace(/ — \S+$/, "")
     .split(" | ")
     .filter((segment) => !/^file:|^callee (defined at|not in this scope|outside this scope)|^in:\(file scope\)/.test(segment))
     .map((segment) => segment.replace(/^[a-z_]+:/, "").trim())
     .join(" | ");
+  return kept + body;
 }
 
 /** Identifiers the evidence mentions, most mentioned first: calls, includes, names in the cited code. */

@@ -42,11 +42,17 @@ describe("pointers and mentionedSymbols", () => {
     expect(quotedCode("function:parsedType | params:1 | returns:errors.$ZodInvalidTypeExpected | file:v4/core/util.ts:1024 — v4/core/util.ts:1024-1045")).toBe(
       "parsedType | 1 | errors.$ZodInvalidTypeExpected",
     );
-    expect(quotedCode("assertion:BUG_ON | BUG_ON(!page) | in:(file scope) | file:mm/page_alloc.c:7\nsecond line")).toBe("BUG_ON | BUG_ON(!page)");
+    // The cited source after the first line is the code itself: kept whole.
+    expect(quotedCode("assertion:BUG_ON | BUG_ON(!page) | in:(file scope) | file:mm/page_alloc.c:7\n\tBUG_ON(!page);\n\tfree_pages(page);")).toBe(
+      "BUG_ON | BUG_ON(!page)\n\tBUG_ON(!page);\n\tfree_pages(page);",
+    );
     // A path in the evidence is not a lead: "mapping" and "kernel" would be, if another scope defined them.
     const map = ownership({ mapping: ["other"], kernel: ["other"], dma_map_single: ["dma"] });
     const leads = pointers([cite("call_chain: e1000_xmit → dma_map_single | file:drivers/e1000.c:1 | callee defined at kernel/dma/mapping.c:10")], [], map, "drivers");
     expect([...leads]).toEqual([["dma", ["dma_map_single"]]]);
+    // A call in the cited source leads too.
+    const fromBody = pointers([cite("function:e1000_alloc_rx_buffers | file:drivers/e1000.c:10\n\tbuffer_info->dma = dma_map_single(&pdev->dev, data, len, DMA_FROM_DEVICE);")], [], map, "drivers");
+    expect([...fromBody]).toEqual([["dma", ["dma_map_single"]]]);
   });
 
   it("counts names in citations and findings, \"$\" included, most mentioned first", () => {
