@@ -72,6 +72,15 @@ describe("a fleet through the CLI", () => {
     const trace = await mesh("trace", result.id);
     expect(trace.code).toBe(0);
     expect(trace.stdout).toMatch(/path drivers → kernel → mm/);
+
+    // Every citation of the answer, not just the manager's sample, re-hashed against the fleet's root.
+    const verified = await mesh("trace", result.id, "--verify");
+    expect(verified.code, verified.stderr).toBe(0);
+    const report = JSON.parse((await mesh("trace", result.id, "--verify", "--json")).stdout) as { matching: number; citations: { outcome: string; scope: string }[] };
+    expect(report.citations.length).toBeGreaterThan(3);
+    expect(report.matching).toBe(report.citations.length);
+    expect(new Set(report.citations.map((c) => c.scope))).toEqual(new Set(["drivers", "kernel", "mm"]));
+    expect(verified.stdout).toContain(`${report.matching} of ${report.matching} citation(s) still match the code`);
   });
 
   it("is a star: each worker links to the manager only, the manager to every worker", async () => {

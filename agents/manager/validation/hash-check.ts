@@ -20,7 +20,7 @@ export interface HashCheck {
 const HASH_DIGITS_SHOWN = 12;
 
 /** Compares the cited lines of `fileText` (null: no such file) with the citation's hash. */
-export function checkAgainstText(fileText: string | null, citation: Citation): HashCheck {
+export function checkAgainstText(fileText: string | null, citation: Pick<Citation, "line_start" | "line_end" | "sha256">): HashCheck {
   if (fileText === null) return { outcome: "fabricated", detail: "the file does not exist" };
   let text: string;
   try {
