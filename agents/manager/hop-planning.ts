@@ -54,14 +54,28 @@ export function quotedCode(text: string): string {
   return kept + body;
 }
 
-/** Identifiers the evidence mentions, most mentioned first: calls, includes, names in the cited code. */
+/** A name followed by "(" (a call in the cited code), or after "→" (a call chain's callee). */
+const CALLED = /(?:→\s*(?:[A-Za-z_$][\w$]*(?:\.|->))*)([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*\(/g;
+/** All lower-case letters: a name that reads as an English word ("head", "chain", "reserved"). */
+const WORD_LIKE = /^[a-z]+$/;
+
+/**
+ * Identifiers the evidence mentions, most mentioned first: calls, includes, names in the cited code. A
+ * name that reads as an English word counts only where the evidence calls it (`kmalloc(…)` does; a field
+ * or a comment's "head" or "chain" does not), or C's plain-word names would lead anywhere.
+ */
 export function mentionedSymbols(citations: readonly Citation[], findings: readonly string[]): string[] {
   const counts = new Map<string, number>();
+  const called = new Set<string>();
   const texts = [...citations.map((c) => c.content), ...findings].map(quotedCode);
   for (const text of texts) {
+    for (const match of text.matchAll(CALLED)) called.add((match[1] ?? match[2]) as string);
     for (const match of text.match(IDENTIFIER) ?? []) if (!STOPWORDS.has(match.toLowerCase())) counts.set(match, (counts.get(match) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  return [...counts]
+    .filter(([name]) => !WORD_LIKE.test(name) || called.has(name))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name]) => name);
 }
 
 /** Per other scope, the symbols the evidence mentions that it owns (ambiguous symbols are skipped). */

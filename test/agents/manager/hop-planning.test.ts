@@ -56,12 +56,18 @@ describe("pointers and mentionedSymbols", () => {
   });
 
   it("counts names in citations and findings, \"$\" included, most mentioned first", () => {
-    expect(mentionedSymbols([cite("inst.$ZodCheck calls core.$constructor")], ["$ZodCheck runs first"])).toEqual(["$ZodCheck", "$constructor", "calls", "core", "first", "inst", "runs"]);
+    expect(mentionedSymbols([cite("inst.$ZodCheck calls core.$constructor(def)")], ["$ZodCheck runs first"])).toEqual(["$ZodCheck", "$constructor"]);
+  });
+
+  it("takes a name that reads as an English word only where the evidence calls it", () => {
+    const evidence = [cite("call_chain: e1000_setup → kmalloc | file:e1000.c:3\n\tlist_add(&entry->chain, head);\n\tprintk (\"reserved\");")];
+    // kmalloc is called (a call chain's callee) and printk too; entry, chain, head and "reserved" are not.
+    expect(mentionedSymbols(evidence, [])).toEqual(["e1000_setup", "kmalloc", "list_add", "printk"]);
   });
 
   it("points to the other scopes that alone own a mentioned name, never back home", () => {
     const map = ownership({ $constructor: ["v4-core"], clone: ["v4-core", "v3"], ZodType: ["v4-classic"], parse: ["v3"] });
-    const leads = pointers([cite("ZodType calls core.$constructor and clone, then parse")], [], map, "v4-classic");
+    const leads = pointers([cite("ZodType calls core.$constructor(def) and clone(x), then parse(y)")], [], map, "v4-classic");
     expect([...leads]).toEqual([
       ["v4-core", ["$constructor"]],
       ["v3", ["parse"]],
