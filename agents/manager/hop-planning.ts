@@ -11,6 +11,31 @@ const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]{2,}/g;
 
 export interface Ownership {
   ownersOf(symbol: string): readonly string[];
+  /** Scopes owning a module or path a question names ("urllib/request", "net/ipv4"): the most specific only. */
+  ownersOfPath?(path: string): readonly string[];
+}
+
+/** A path written in a question: "mm/slab.c", "net/ipv4/" (at least one "/", no spaces). */
+const PATH_IN_QUESTION = /(?<![\w/.-])[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+\/?/g;
+/** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
+const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+/**
+ * What a question names, in order: code identifiers (symbols, and dotted names like `urllib.request`)
+ * and paths (`mm/slab.c`).
+ */
+function entitiesIn(question: string): string[] {
+  const paths = [...question.matchAll(PATH_IN_QUESTION)].map((m) => ({ at: m.index, name: m[0] }));
+  const identifiers = identifiersInQuery(question).map((name) => ({ at: question.indexOf(name), name }));
+  return [...new Set([...identifiers, ...paths].sort((a, b) => a.at - b.at).map((e) => e.name))];
+}
+
+/** The scopes owning what a question names: the symbol's definers, else the module's or path's scope. */
+function ownersOfEntity(map: Ownership, entity: string): readonly string[] {
+  const definers = map.ownersOf(entity);
+  if (definers.length > 0 || !map.ownersOfPath) return definers;
+  if (entity.includes("/")) return map.ownersOfPath(entity.replace(/\/$/, ""));
+  return MODULE_NAME.test(entity) ? map.ownersOfPath(entity.replace(/\./g, "/")) : [];
 }
 
 /** Lower-case words of a scope name ("v4-classic" → v4, classic) or of a question. */
@@ -19,19 +44,24 @@ function words(text: string): string[] {
 }
 
 /**
- * The scope owning most of the identifiers named in the question, or null when it names none we know.
- * A name several scopes define counts for each of them as a share (1/owners), so the scope owning the
- * names only it has wins; a tie goes to the scope whose name the question uses ("classic", "mm").
+ * The scope owning most of what the question names (symbols, modules, paths), or null when it names
+ * nothing we know. A name several scopes define counts for each of them as a share (1/owners), so the
+ * scope owning the names only it has wins; a tie goes to the scope whose name the question uses
+ * ("classic", "mm"), then to the one named first.
  */
 export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[]): string | null {
-  const votes = new Map<string, number>();
-  for (const identifier of identifiersInQuery(question)) {
-    const owners = map.ownersOf(identifier).filter((owner) => scopes.includes(owner));
-    for (const owner of owners) votes.set(owner, (votes.get(owner) ?? 0) + 1 / owners.length);
-  }
+  const votes = new Map<string, { votes: number; first: number }>();
+  entitiesIn(question).forEach((entity, order) => {
+    const owners = ownersOfEntity(map, entity).filter((owner) => scopes.includes(owner));
+    for (const owner of owners) {
+      const vote = votes.get(owner) ?? { votes: 0, first: order };
+      vote.votes += 1 / owners.length;
+      votes.set(owner, vote);
+    }
+  });
   const asked = new Set(words(question));
   const mentions = (scope: string) => words(scope).filter((word) => asked.has(word)).length;
-  const ranked = [...votes].sort((a, b) => b[1] - a[1] || mentions(b[0]) - mentions(a[0]) || a[0].localeCompare(b[0]));
+  const ranked = [...votes].sort((a, b) => b[1].votes - a[1].votes || mentions(b[0]) - mentions(a[0]) || a[1].first - b[1].first || a[0].localeCompare(b[0]));
   return ranked[0]?.[0] ?? null;
 }
 
@@ -107,7 +137,7 @@ export function namedElsewhere(question: string, map: Ownership, scopes: readonl
   const open = scopes.filter((scope) => !visited.has(scope));
   const scope = scopeOfEntities(question, map, open);
   if (!scope) return null;
-  const focus = identifiersInQuery(question).filter((name) => map.ownersOf(name).includes(scope));
+  const focus = entitiesIn(question).filter((name) => ownersOfEntity(map, name).includes(scope));
   return { scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
 }
 

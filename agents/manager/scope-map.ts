@@ -8,6 +8,13 @@ import type { AgentsDirectory } from "./agents-directory.js";
 
 export const FACTS_TIMEOUT_MS = 10_000;
 
+/** How much of `path` a scope path covers: a directory prefix ("net/"), or a file with or without its extension. */
+export function pathMatch(owned: string, path: string): number {
+  if (owned === "") return 0;
+  if (owned.endsWith("/")) return `${path}/`.startsWith(owned) ? owned.length : 0;
+  return owned === path || owned.replace(/\.[^./]+$/, "") === path ? owned.length : 0;
+}
+
 export class ScopeMap {
   private facts = new Map<string, ScopeFacts>();
   private graphValue = new ScopeGraph([], []);
@@ -87,5 +94,23 @@ export class ScopeMap {
   /** Scopes that define a symbol, from the facts. */
   ownersOf(symbol: string): readonly string[] {
     return this.owners.get(symbol) ?? [];
+  }
+
+  /**
+   * The scopes owning a root-relative path or module path ("urllib/request" for urllib/request.py,
+   * "net/ipv4"): the owners of the longest matching scope path only. A scope of the whole root owns
+   * nothing here, or every dotted name in a question would point at it.
+   */
+  ownersOfPath(path: string): readonly string[] {
+    let best = 0;
+    let owners: string[] = [];
+    for (const [scope, facts] of this.facts) {
+      for (const owned of facts.paths) {
+        const length = pathMatch(owned, path);
+        if (length > best) [best, owners] = [length, [scope]];
+        else if (length === best && length > 0 && !owners.includes(scope)) owners.push(scope);
+      }
+    }
+    return owners;
   }
 }

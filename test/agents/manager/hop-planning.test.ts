@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
 import type { Citation } from "../../../agents/protocol/index.js";
+import { pathMatch } from "../../../agents/manager/scope-map.js";
 
 function ownership(owners: Record<string, string[]>): Ownership {
   return { ownersOf: (symbol) => owners[symbol] ?? [] };
@@ -101,5 +102,35 @@ describe("namedElsewhere", () => {
     expect(namedElsewhere(question, map, scopes, new Set(["v4-core"]))).toEqual({ scope: "v4-classic", focus: ["ZodString", "ZodType"] });
     expect(namedElsewhere(question, map, scopes, new Set(["v4-core", "v4-classic"]))).toEqual({ scope: "v3", focus: ["ZodString"] });
     expect(namedElsewhere(question, map, scopes, new Set(scopes))).toBeNull();
+  });
+});
+
+describe("modules and paths a question names", () => {
+  // Scope paths as a fleet's facts give them; the most specific owner wins, as in ScopeMap.ownersOfPath.
+  const paths: Record<string, string[]> = { json_urllib: ["json/", "urllib/"], asyncio_email_http: ["asyncio/", "email/", "http/"], mm: ["mm/"], "mm-2": ["mm/slab.c"] };
+  const map: Ownership = {
+    ownersOf: (symbol) => ({ request: ["asyncio_email_http"] })[symbol] ?? [],
+    ownersOfPath: (path) => {
+      const matches = Object.entries(paths).flatMap(([scope, owned]) => owned.map((p) => [scope, pathMatch(p, path)] as const)).filter(([, n]) => n > 0);
+      const best = Math.max(0, ...matches.map(([, n]) => n));
+      return matches.filter(([, n]) => n === best).map(([scope]) => scope);
+    },
+  };
+  const all = Object.keys(paths);
+
+  it("takes a dotted module name to the scope owning its file, and goes on to the other module named", () => {
+    const question = "How does urllib.request open an HTTP connection with http.client?";
+    // urllib.request → json_urllib; request (a method) and http.client → asyncio_email_http.
+    expect(scopeOfEntities(question, map, all)).toBe("asyncio_email_http");
+    expect(namedElsewhere(question, map, all, new Set(["asyncio_email_http"]))).toEqual({ scope: "json_urllib", focus: ["urllib.request"] });
+  });
+
+  it("takes a path to its most specific scope", () => {
+    expect(scopeOfEntities("What does mm/slab.c free?", map, all)).toBe("mm-2");
+    expect(scopeOfEntities("What is in mm/page_alloc.c and net/ipv4/?", map, all)).toBe("mm");
+    expect(pathMatch("mm/", "mm")).toBe(3);
+    expect(pathMatch("mm/slab.c", "mm/slab")).toBe(9);
+    expect(pathMatch("", "mm/slab")).toBe(0);
+    expect(pathMatch("mm/", "mmap/x")).toBe(0);
   });
 });
