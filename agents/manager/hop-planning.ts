@@ -49,10 +49,13 @@ function words(text: string): string[] {
  * scope owning the names only it has wins; a tie goes to the scope whose name the question uses
  * ("classic", "mm"), then to the one named first.
  */
-export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[]): string | null {
+export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[], answered: ReadonlySet<string> = new Set()): string | null {
   const votes = new Map<string, { votes: number; first: number }>();
   entitiesIn(question).forEach((entity, order) => {
-    const owners = ownersOfEntity(map, entity).filter((owner) => scopes.includes(owner));
+    const all = ownersOfEntity(map, entity);
+    // A name one of its owners has already answered for is not chased to its other owners.
+    if (all.some((owner) => answered.has(owner))) return;
+    const owners = all.filter((owner) => scopes.includes(owner));
     for (const owner of owners) {
       const vote = votes.get(owner) ?? { votes: 0, first: order };
       vote.votes += 1 / owners.length;
@@ -135,9 +138,12 @@ export function nextScope(leads: Map<string, string[]>, visited: ReadonlySet<str
  */
 export function namedElsewhere(question: string, map: Ownership, scopes: readonly string[], visited: ReadonlySet<string>): { scope: string; focus: string[] } | null {
   const open = scopes.filter((scope) => !visited.has(scope));
-  const scope = scopeOfEntities(question, map, open);
+  const scope = scopeOfEntities(question, map, open, visited);
   if (!scope) return null;
-  const focus = entitiesIn(question).filter((name) => ownersOfEntity(map, name).includes(scope));
+  const focus = entitiesIn(question).filter((name) => {
+    const owners = ownersOfEntity(map, name);
+    return owners.includes(scope) && !owners.some((owner) => visited.has(owner));
+  });
   return { scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
 }
 
