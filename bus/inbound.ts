@@ -72,7 +72,7 @@ export class Inbound {
     const { membership, outbound, responder, requester, stats } = this.deps;
     switch (envelope.kind) {
       case "hello":
-        membership.learn(envelope.body.card, "hello");
+        membership.learn(envelope.body.card, "hello", envelope.from);
         outbound.toIdentity(identity, "hello", { card: this.deps.card() });
         outbound.toIdentity(identity, "gossip", { cards: [this.deps.card(), ...membership.gossipCards()] });
         return;
@@ -80,7 +80,7 @@ export class Inbound {
         outbound.toIdentity(identity, "pong", {}, { corr: envelope.id });
         return;
       case "gossip":
-        if (!isClient) for (const card of envelope.body.cards) membership.learn(card, "gossip");
+        if (!isClient) for (const card of envelope.body.cards) membership.learn(card, "gossip", envelope.from);
         return;
       case "bye":
         if (!isClient) membership.leave(envelope.from);
@@ -108,10 +108,10 @@ export class Inbound {
     const { membership, requester, stats } = this.deps;
     switch (envelope.kind) {
       case "hello":
-        membership.learn(envelope.body.card, "hello");
+        membership.learn(envelope.body.card, "hello", envelope.from);
         return;
       case "gossip":
-        for (const card of envelope.body.cards) membership.learn(card, "gossip");
+        for (const card of envelope.body.cards) membership.learn(card, "gossip", envelope.from);
         return;
       case "reply":
         stats.count("replies_received");

@@ -96,25 +96,32 @@ export class Membership {
    * Take in a card. HELLO is first-hand; gossip and registry entries are hearsay until the peer answers.
    * Hearsay about an unknown peer whose role this node does not dial is ignored (it may still say HELLO).
    */
-  learn(card: NodeCard, via: LearnedVia): void {
+  learn(card: NodeCard, via: LearnedVia, sender?: string): void {
     if (card.id === this.deps.selfId) return;
     const known = this.table.get(card.id);
     const now = this.now();
+    // The peer's own word: its hello, or its own card in the gossip it sends.
+    const firstHand = sender === card.id;
     if (!known) {
       if (via !== "hello" && (!this.dials(card.role) || this.table.isBuried(card, now))) return;
-      this.add(card, via === "hello" ? now : 0);
+      this.add(card, via === "hello" ? now : 0, firstHand);
       return;
     }
     if (card.incarnation > known.card.incarnation) {
       this.deps.logger.info({ peer: card.id, old: known.card.incarnation, new: card.incarnation }, "peer restarted");
       this.drop(card.id, "restarted");
-      this.add(card, via === "hello" ? now : 0);
+      this.add(card, via === "hello" ? now : 0, firstHand);
       return;
     }
     if (card.incarnation === known.card.incarnation) {
-      // Metadata (scope, index revision…) may have changed; gossip mostly repeats what is known.
-      if (!sameCard(known.card, card)) this.versionValue++;
-      known.card = card;
+      // Metadata (scope, index revision…) may have changed. Once the peer itself has told us its card,
+      // only its own word changes it: a copy relayed by another node, or read from the registry before the
+      // peer rewrote its entry, may be older, and would roll the metadata back.
+      if (firstHand || !known.firstHand) {
+        if (!sameCard(known.card, card)) this.versionValue++;
+        known.card = card;
+        known.firstHand ||= firstHand;
+      }
       if (via === "hello") this.seen(card.id, card.incarnation);
     }
   }
@@ -210,10 +217,10 @@ export class Membership {
     this.deps.sendPing(peer.link);
   }
 
-  private add(card: NodeCard, lastSeenAt: number): void {
+  private add(card: NodeCard, lastSeenAt: number, firstHand: boolean): void {
     const now = this.now();
     const link = this.deps.openLink(card);
-    const record: PeerRecord<Link> = { card, state: "connecting", lastSeenAt: 0, knownSince: now, lastPingAt: now, link };
+    const record: PeerRecord<Link> = { card, state: "connecting", lastSeenAt: 0, knownSince: now, lastPingAt: now, firstHand, link };
     this.table.set(record);
     this.versionValue++;
     this.deps.sendHello(link);

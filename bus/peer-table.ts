@@ -25,6 +25,8 @@ export interface PeerRecord<L> {
   /** When this record was created; a "connecting" peer that never answers expires from here. */
   knownSince: number;
   lastPingAt: number;
+  /** The card came from the peer itself (its hello, or its own card in its gossip), not from hearsay. */
+  firstHand: boolean;
   link: L;
 }
 

@@ -8,7 +8,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bulkhead } from "../../bus/bulkhead.js";
 import { Outbound, type OutboundDeps } from "../../bus/outbound.js";
-import { sameCard } from "../../bus/membership.js";
+import type { Link } from "../../bus/link.js";
+import { Membership, sameCard } from "../../bus/membership.js";
 import { judgePeer, PeerTable, type PeerRecord } from "../../bus/peer-table.js";
 import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "../../bus/registry.js";
 import { REPLY_GRACE_MS, ReplyCache } from "../../bus/reply-cache.js";
@@ -19,7 +20,7 @@ import { checkFrame, crc32, encodeFrame, type NodeCard } from "../../bus/index.j
 
 const limits = { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 };
 const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
-const peer = (over: Partial<PeerRecord<null>>): PeerRecord<null> => ({ card: card("p"), state: "alive", lastSeenAt: 0, knownSince: 0, lastPingAt: 0, link: null, ...over });
+const peer = (over: Partial<PeerRecord<null>>): PeerRecord<null> => ({ card: card("p"), state: "alive", lastSeenAt: 0, knownSince: 0, lastPingAt: 0, firstHand: false, link: null, ...over });
 
 describe("judgePeer", () => {
   it("pings only a quiet peer, and not twice within a heartbeat", () => {
@@ -62,6 +63,43 @@ describe("sameCard", () => {
     // Nested values are not compared: they count as a change, which only costs a cache rebuild.
     const nested = { ...card("p"), meta: { counts: { files: 1 } } };
     expect(sameCard(nested, { ...nested, meta: { counts: { files: 1 } } })).toBe(false);
+  });
+});
+
+describe("Membership: whose word changes a card", () => {
+  // Links are stand-ins: this is the table's bookkeeping, no frame is sent.
+  const membership = () =>
+    new Membership(
+      {
+        selfId: "me",
+        openLink: () => ({ close: () => Promise.resolve() }) as unknown as Link,
+        sendHello: () => undefined,
+        sendPing: () => undefined,
+        failPending: () => undefined,
+        events: { joined: () => undefined, left: () => undefined, stateChanged: () => undefined },
+        logger: pino({ level: "silent" }),
+      },
+      limits,
+    );
+  const worker = (revision: string): NodeCard => ({ ...card("w"), role: "worker", meta: { index_revision: revision } });
+  const revisionOf = (m: Membership) => m.card("w")?.meta["index_revision"];
+
+  it("takes hearsay until the peer speaks for itself; after that a relayed or registry copy cannot roll it back", () => {
+    const m = membership();
+    m.learn(worker("r1"), "registry");
+    expect(revisionOf(m)).toBe("r1");
+    m.learn(worker("r2"), "gossip", "other-node"); // hearsay, but nothing first-hand yet: taken
+    expect(revisionOf(m)).toBe("r2");
+    m.learn(worker("r3"), "hello", "w"); // the peer itself, after re-indexing
+    expect(revisionOf(m)).toBe("r3");
+    const version = m.version;
+    m.learn(worker("r2"), "gossip", "other-node"); // a stale copy relayed by a third node
+    m.learn(worker("r2"), "registry"); // or read before the peer rewrote its entry
+    expect(revisionOf(m)).toBe("r3");
+    expect(m.version).toBe(version);
+    m.learn(worker("r4"), "gossip", "w"); // its own card in its own gossip is first-hand
+    expect(revisionOf(m)).toBe("r4");
+    expect(m.version).toBeGreaterThan(version);
   });
 });
 
