@@ -44,7 +44,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /** Whether two cards of one incarnation say the same thing (gossip repeats cards unchanged). */
 export function sameCard(a: NodeCard, b: NodeCard): boolean {
-  if (a.endpoint !== b.endpoint || a.role !== b.role || a.pid !== b.pid || a.host !== b.host || !sameValue(a.protocols, b.protocols)) return false;
+  if (a.endpoint !== b.endpoint || a.role !== b.role || a.pid !== b.pid || a.host !== b.host || a.rev !== b.rev || !sameValue(a.protocols, b.protocols)) return false;
   const keys = Object.keys(a.meta);
   if (keys.length !== Object.keys(b.meta).length) return false;
   return keys.every((key) => Object.hasOwn(b.meta, key) && sameValue(a.meta[key], b.meta[key]));
@@ -114,10 +114,13 @@ export class Membership {
       return;
     }
     if (card.incarnation === known.card.incarnation) {
-      // Metadata (scope, index revision…) may have changed. Once the peer itself has told us its card,
-      // only its own word changes it: a copy relayed by another node, or read from the registry before the
-      // peer rewrote its entry, may be older, and would roll the metadata back.
-      if (firstHand || !known.firstHand) {
+      // Metadata (scope, index revision…) may have changed. A card of a later revision is taken from
+      // anyone; an earlier one from no one (a copy relayed by another node, or read from the registry
+      // before the peer rewrote its entry, would roll the metadata back); the same revision only from the
+      // peer itself, or while nothing first-hand was heard (nodes that send no `rev` stay at 0).
+      const rev = card.rev ?? 0;
+      const knownRev = known.card.rev ?? 0;
+      if (rev > knownRev || (rev === knownRev && (firstHand || !known.firstHand))) {
         if (!sameCard(known.card, card)) this.versionValue++;
         known.card = card;
         known.firstHand ||= firstHand;

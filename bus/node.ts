@@ -193,7 +193,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** Replace this node's card metadata and tell every peer. */
   updateMeta(meta: Record<string, unknown>): void {
-    this.cardValue = { ...this.card, meta: { ...meta } };
+    this.cardValue = { ...this.card, meta: { ...meta }, rev: (this.card.rev ?? 0) + 1 };
     for (const record of this.membership.records()) this.outbound.onLink(record.link, "hello", { card: this.card });
   }
 

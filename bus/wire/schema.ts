@@ -26,6 +26,8 @@ export const nodeCardSchema = z.object({
   meta: z.record(z.string(), z.unknown()),
   pid: z.number().int().positive().optional(),
   host: z.string().max(256).optional(),
+  /** Revision of the card within an incarnation: +1 each time the node changes it (absent: 0). */
+  rev: z.number().int().nonnegative().optional(),
 });
 export type NodeCard = z.infer<typeof nodeCardSchema>;
 

@@ -60,6 +60,7 @@ describe("sameCard", () => {
     expect(sameCard(a, { ...a, meta: { ...a.meta, scope_paths: ["mm/", "include/"] } })).toBe(false);
     expect(sameCard(a, { ...a, meta: { scope: "mm", scope_paths: ["mm/"] } })).toBe(false);
     expect(sameCard(a, { ...a, endpoint: "tcp://127.0.0.1:2" })).toBe(false);
+    expect(sameCard(a, { ...a, rev: 1 })).toBe(false);
     // Nested values are not compared: they count as a change, which only costs a cache rebuild.
     const nested = { ...card("p"), meta: { counts: { files: 1 } } };
     expect(sameCard(nested, { ...nested, meta: { counts: { files: 1 } } })).toBe(false);
@@ -81,25 +82,34 @@ describe("Membership: whose word changes a card", () => {
       },
       limits,
     );
-  const worker = (revision: string): NodeCard => ({ ...card("w"), role: "worker", meta: { index_revision: revision } });
+  const worker = (revision: string, rev?: number): NodeCard => ({ ...card("w"), role: "worker", meta: { index_revision: revision }, ...(rev === undefined ? {} : { rev }) });
   const revisionOf = (m: Membership) => m.card("w")?.meta["index_revision"];
 
-  it("takes hearsay until the peer speaks for itself; after that a relayed or registry copy cannot roll it back", () => {
+  it("takes a later revision of a card from anyone, and an earlier one from no one", () => {
+    const m = membership();
+    m.learn(worker("r1", 1), "registry");
+    m.learn(worker("r2", 2), "hello", "w");
+    expect(revisionOf(m)).toBe("r2");
+    const version = m.version;
+    m.learn(worker("r1", 1), "gossip", "other-node"); // a stale copy relayed by a third node
+    m.learn(worker("r1", 1), "registry"); // or read before the peer rewrote its entry
+    expect(revisionOf(m)).toBe("r2");
+    expect(m.version).toBe(version);
+    m.learn(worker("r3", 3), "gossip", "other-node"); // newer news travels through anyone
+    expect(revisionOf(m)).toBe("r3");
+    expect(m.version).toBeGreaterThan(version);
+  });
+
+  it("for cards without a revision, takes hearsay only until the peer speaks for itself", () => {
     const m = membership();
     m.learn(worker("r1"), "registry");
-    expect(revisionOf(m)).toBe("r1");
-    m.learn(worker("r2"), "gossip", "other-node"); // hearsay, but nothing first-hand yet: taken
+    m.learn(worker("r2"), "gossip", "other-node");
     expect(revisionOf(m)).toBe("r2");
-    m.learn(worker("r3"), "hello", "w"); // the peer itself, after re-indexing
+    m.learn(worker("r3"), "hello", "w");
+    m.learn(worker("r2"), "gossip", "other-node");
     expect(revisionOf(m)).toBe("r3");
-    const version = m.version;
-    m.learn(worker("r2"), "gossip", "other-node"); // a stale copy relayed by a third node
-    m.learn(worker("r2"), "registry"); // or read before the peer rewrote its entry
-    expect(revisionOf(m)).toBe("r3");
-    expect(m.version).toBe(version);
     m.learn(worker("r4"), "gossip", "w"); // its own card in its own gossip is first-hand
     expect(revisionOf(m)).toBe("r4");
-    expect(m.version).toBeGreaterThan(version);
   });
 });
 
