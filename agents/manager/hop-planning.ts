@@ -132,9 +132,10 @@ export function nextScope(leads: Map<string, string[]>, visited: ReadonlySet<str
 }
 
 /**
- * When the evidence leads nowhere new but the question still names entities an unvisited scope owns
- * ("How does ZodString use $ZodCheckMinLength?" after the scope of $ZodCheckMinLength answered), that
- * scope is next, focused on those names: the question is not answered until every part it names is.
+ * The unvisited scope owning names the question asks about that no visited scope answered for ("How does
+ * ZodString use $ZodCheckMinLength?" after the scope of $ZodCheckMinLength answered: ZodString's), with
+ * those names as its focus; null when every name is answered for. The question is not answered until
+ * every part it names is.
  */
 export function namedElsewhere(question: string, map: Ownership, scopes: readonly string[], visited: ReadonlySet<string>): { scope: string; focus: string[] } | null {
   const open = scopes.filter((scope) => !visited.has(scope));
