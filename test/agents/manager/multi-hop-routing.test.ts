@@ -1,7 +1,7 @@
 // Where a multi-hop question goes, with the hops answered by a table instead of workers: the routing
 // rules alone (the same rules run over real worker processes in manager-mesh.test.ts).
 import { describe, expect, it } from "vitest";
-import { answerMultiHop, type MultiHopDeps } from "../../../agents/manager/multi-hop.js";
+import { answerMultiHop, briefFinding, type MultiHopDeps } from "../../../agents/manager/multi-hop.js";
 import type { AgentInfo } from "../../../agents/manager/agents-directory.js";
 import type { Verdict } from "../../../agents/manager/validation/index.js";
 import { ScopeGraph } from "../../../topology/index.js";
@@ -64,5 +64,19 @@ describe("evidence-following routes", () => {
     expect(result.query_path).toEqual(["observable", "operators"]);
     expect(result.safety).toMatchObject({ actual_hops: 2, stopped_because: "hop budget of 2 spent" });
     expect(new Set(asked.map((a) => a.scope)).size).toBe(asked.length);
+  });
+});
+
+describe("briefFinding", () => {
+  it("shortens an index line to what it names and where, and quotes an agent's own words as they are", () => {
+    expect(briefFinding("function:innerFrom | params:1 | returns:Observable<T> | file:internal/observable/innerFrom.ts:16 — internal/observable/innerFrom.ts:16-42")).toBe(
+      "function innerFrom (internal/observable/innerFrom.ts:16-42)",
+    );
+    expect(briefFinding("call_chain: e1000_alloc_rx_buffers → dma_map_single | file:e1000_main.c:4412 | callee defined at kernel/dma/mapping.c:10 — e1000_main.c:4412-4412")).toBe(
+      "e1000_alloc_rx_buffers → dma_map_single (e1000_main.c:4412-4412)",
+    );
+    expect(briefFinding("doc_comment:kmalloc | allocate memory | file:mm/slab.c:3 — mm/slab.c:1-3")).toBe("doc comment kmalloc (mm/slab.c:1-3)");
+    expect(briefFinding("Pages come from the buddy allocator.")).toBe("Pages come from the buddy allocator.");
+    expect(briefFinding("x".repeat(300))).toHaveLength(160);
   });
 });
