@@ -2,10 +2,10 @@
 // request/reply with de-duplication, and a graceful, idempotent stop. No node is special.
 import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
-import { Router } from "zeromq";
 import pino, { type Logger } from "pino";
 import { Bulkhead } from "./bulkhead.js";
-import { BusConfigError } from "./errors.js";
+import { Discovery } from "./discovery.js";
+import { Inbox } from "./inbox.js";
 import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
 import { Link } from "./link.js";
 import { Membership, type LeaveReason, type PeerView } from "./membership.js";
@@ -16,7 +16,6 @@ import { ReplyCache } from "./reply-cache.js";
 import { trailFor, type RequestContext } from "./request-context.js";
 import { Requester } from "./requester.js";
 import { Responder, type Handler } from "./responder.js";
-import { SendQueue } from "./send-queue.js";
 import { NodeStats } from "./stats.js";
 import type { NackCode } from "./wire/nack-codes.js";
 import { ENVELOPE_VERSION, type BodyOf, type MessageKind, type NodeCard } from "./wire/schema.js";
@@ -43,7 +42,6 @@ export interface NodeEvents {
   "frame:rejected": [info: { peer: string; code: NackCode; detail: string }];
 }
 
-const ROUTER_HIGH_WATER_MARK = 10_000;
 /** Pause between flushing and closing sockets at stop (see doStop). */
 const CLOSE_SETTLE_MS = 50;
 
@@ -51,8 +49,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   readonly options: NodeOptions;
   readonly logger: Logger;
   readonly stats = new NodeStats();
-  private readonly router: Router;
-  private readonly routerQueue: SendQueue;
+  private readonly inbox: Inbox;
   private readonly handlers = new Map<string, Handler>();
   private readonly nextId = createMessageIdSource();
   private readonly requester: Requester;
@@ -62,11 +59,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly membership: Membership;
   private readonly outbound: Outbound;
   private readonly inbound: Inbound;
-  private readonly seedLinks: Link[] = [];
-  private readonly registry: LocalRegistry | undefined;
+  private readonly discovery: Discovery;
   private readonly timers: NodeJS.Timeout[] = [];
-  private cardValue: NodeCard | undefined;
-  private routerDone: Promise<void> = Promise.resolve();
   private stopping = false;
   private stopPromise: Promise<void> | undefined;
   private readonly startedAt = Date.now();
@@ -77,10 +71,16 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.options = parseNodeOptions(input);
     const base = input.logger ?? pino({ level: "silent" });
     this.logger = base.child({ component: "bus:node", node: this.options.id });
-    this.router = new Router({ mandatory: true, handover: true, linger: this.options.lingerMs, sendHighWaterMark: ROUTER_HIGH_WATER_MARK, receiveHighWaterMark: ROUTER_HIGH_WATER_MARK, sendTimeout: 0 });
-    this.routerQueue = new SendQueue(this.router, this.options.sendQueueCapacity * 4, (error) => {
-      this.stats.count("router_send_failed");
-      this.logger.debug({ err: error }, "reply could not be routed (peer gone or its queue full)");
+    this.inbox = new Inbox({
+      lingerMs: this.options.lingerMs,
+      sendQueueCapacity: this.options.sendQueueCapacity * 4,
+      onFrame: (identity, frame) => this.inbound.onRouterFrame(identity, frame),
+      onBadPartCount: () => this.stats.count("bad_part_count"),
+      onSendError: (error) => {
+        this.stats.count("router_send_failed");
+        this.logger.debug({ err: error }, "reply could not be routed (peer gone or its queue full)");
+      },
+      logger: this.logger,
     });
     this.bulkhead = new Bulkhead(this.options.maxConcurrent, this.options.maxQueued);
     this.cache = new ReplyCache(this.options.replyCacheTtlMs, this.options.replyCacheMaxEntries);
@@ -89,7 +89,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       incarnation: this.incarnation,
       maxFrameBytes: this.options.maxFrameBytes,
       nextId: this.nextId,
-      routerQueue: this.routerQueue,
+      routerQueue: this.inbox.queue,
       stats: this.stats,
       logger: this.logger,
     });
@@ -106,7 +106,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       cache: this.cache,
       isStopping: () => this.stopping,
       reply: (to, request, body) => this.outbound.reply(to, request, body),
-      resend: (to, frame) => void this.routerQueue.push([to, frame]),
+      resend: (to, frame) => void this.inbox.queue.push([to, frame]),
       nack: (to, code, detail, corr, retryAfterMs) => this.outbound.nack(to, code, detail, corr, retryAfterMs),
       logger: this.logger.child({ component: "bus:responder" }),
       count: (event) => this.stats.count(event),
@@ -128,7 +128,14 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       },
       this.options,
     );
-    this.registry = this.options.registryDir ? new LocalRegistry(this.options.registryDir) : undefined;
+    this.discovery = new Discovery({
+      membership: this.membership,
+      outbound: this.outbound,
+      seeds: this.options.seeds,
+      registry: this.options.registryDir ? new LocalRegistry(this.options.registryDir) : undefined,
+      openSeedLink: (endpoint) => this.openLink(endpoint, newClientId()),
+      isStopping: () => this.stopping,
+    });
     this.inbound = new Inbound({
       maxFrameBytes: this.options.maxFrameBytes,
       card: () => this.card,
@@ -149,8 +156,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   }
 
   get card(): NodeCard {
-    if (!this.cardValue) throw new BusConfigError("the node has not been started");
-    return this.cardValue;
+    return this.discovery.card;
   }
 
   get endpoint(): string {
@@ -164,10 +170,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** Bind, announce and start discovery. Resolves when the inbox is reachable. */
   async start(): Promise<void> {
-    await this.router.bind(this.options.bind);
-    const bound = this.router.lastEndpoint;
-    if (!bound) throw new BusConfigError(`binding ${this.options.bind} gave no endpoint`);
-    this.cardValue = {
+    const bound = await this.inbox.bind(this.options.bind);
+    this.discovery.begin({
       id: this.options.id,
       incarnation: this.incarnation,
       role: this.options.role,
@@ -176,15 +180,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       meta: { ...this.options.meta },
       pid: process.pid,
       host: hostname(),
-    };
-    this.routerDone = this.readRouter().catch((error: unknown) => {
-      if (!this.stopping) this.logger.error({ err: error }, "router reader stopped");
     });
-    for (const endpoint of this.options.seeds) {
-      const link = this.openLink(endpoint, newClientId());
-      this.seedLinks.push(link);
-      this.outbound.onLink(link, "hello", { card: this.card });
-    }
     this.timers.push(setInterval(() => this.membership.tick(), Math.max(10, Math.floor(this.options.heartbeatMs / 2))));
     this.timers.push(setInterval(() => this.gossipTick().catch((e: unknown) => this.logger.warn({ err: e }, "gossip tick failed")), this.options.gossipMs));
     await this.gossipTick();
@@ -193,8 +189,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** Replace this node's card metadata and tell every peer. */
   updateMeta(meta: Record<string, unknown>): void {
-    this.cardValue = { ...this.card, meta: { ...meta }, rev: (this.card.rev ?? 0) + 1 };
-    for (const record of this.membership.records()) this.outbound.onLink(record.link, "hello", { card: this.card });
+    this.discovery.updateMeta(meta);
   }
 
   peers(): PeerView[] {
@@ -243,9 +238,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private async doStop(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
-    if (this.cardValue) {
+    if (this.discovery.started) {
       for (const record of this.membership.records()) this.outbound.onLink(record.link, "bye", { reason: "stopping" });
-      if (this.registry) await this.registry.remove(this.id).catch(() => undefined);
+      await this.discovery.withdraw(this.id);
     }
     let drainTimer: NodeJS.Timeout | undefined;
     const bound = new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), this.options.drainTimeoutMs)));
@@ -255,14 +250,13 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     for (const key of this.bulkhead.clearQueue()) this.logger.debug({ key }, "queued request dropped at stop");
     this.responder.abortAll("node stopping");
     this.requester.failAll(`node ${this.id} stopped`);
-    await Promise.all([this.membership.flushAll(this.options.lingerMs), this.routerQueue.whenEmpty()]);
+    await Promise.all([this.membership.flushAll(this.options.lingerMs), this.inbox.queue.whenEmpty()]);
     // libzmq can drop a message handed to a socket just before zmq_close (libzmq#1264) despite the
     // linger; a short settle lets the I/O thread take the last replies and BYEs first.
     await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.lingerMs, CLOSE_SETTLE_MS)));
     await this.membership.closeAll();
-    await Promise.all(this.seedLinks.map((link) => link.close()));
-    this.router.close();
-    await this.routerDone;
+    await this.discovery.closeSeedLinks();
+    await this.inbox.close();
     this.logger.info("node stopped");
   }
 
@@ -292,25 +286,6 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   private async gossipTick(): Promise<void> {
     this.cache.sweep();
-    const cards = [this.card, ...this.membership.gossipCards()];
-    const records = this.membership.records().filter((r) => r.state !== "connecting");
-    const target = records[Math.floor(Math.random() * records.length)];
-    if (target) this.outbound.onLink(target.link, "gossip", { cards });
-    if (records.length === 0) for (const link of this.seedLinks) this.outbound.onLink(link, "hello", { card: this.card });
-    if (this.registry && !this.stopping) {
-      await this.registry.announce(this.card);
-      if (this.membership.wantsRegistry()) for (const entry of await this.registry.read()) this.membership.learn(entry.card, "registry");
-    }
-  }
-
-  private async readRouter(): Promise<void> {
-    for await (const parts of this.router) {
-      const [identity, frame] = parts;
-      if (identity === undefined || frame === undefined || parts.length !== 2) {
-        this.stats.count("bad_part_count");
-        continue;
-      }
-      this.inbound.onRouterFrame(identity, frame);
-    }
+    await this.discovery.tick();
   }
 }
