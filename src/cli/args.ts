@@ -32,6 +32,11 @@ export function positiveInt(name: string, value: string | undefined, fallback: n
   return n;
 }
 
+/** Like positiveInt, for an option whose absence means "decide for me". */
+export function optionalPositiveInt(name: string, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : positiveInt(name, value, 0);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }

@@ -1,9 +1,27 @@
 // Splitting a code base into scopes automatically: directories are kept whole while they fit the
-// target size (a subsystem stays one scope), larger ones are split along their subdirectories, small
-// siblings are packed together, and a file is never split.
+// target size (a subsystem or package stays one scope), larger ones are split along their
+// subdirectories, only tiny siblings are packed together, and a file is never split.
 
-/** Default scope size, in lines of text (seed 002 §4: kernel subsystems of tens of thousands of lines). */
+/** The largest automatic target, in lines of text (seed 002 §4: kernel subsystems of tens of thousands of lines). */
 export const DEFAULT_TARGET_LINES = 50_000;
+/** Without a target, a code base is cut into about this many scopes, so a mid-sized one gets a fleet too. */
+export const AUTO_SCOPES = 8;
+/** Below this target a split stops paying: a code base under it stays one scope. */
+export const MIN_AUTO_TARGET_LINES = 5_000;
+/** A piece under target ÷ this is too small to be a worker's whole scope, and is packed with its siblings. */
+const SMALL_PIECE_DIVISOR = 10;
+/** Packed tiny pieces fill a scope up to target ÷ this: a handful of unrelated packages, not dozens. */
+const PACKED_SCOPE_DIVISOR = 4;
+/** A group of tiny pieces under target ÷ this (a loose index file, say) is leftovers, not a worker's scope. */
+const LEFTOVER_DIVISOR = 100;
+
+/**
+ * The target used when none is given: an eighth of the code base, at least MIN_AUTO_TARGET_LINES and at
+ * most DEFAULT_TARGET_LINES (rxjs's 21,000 lines: 5,000; Python's standard library: about 38,000; a kernel: 50,000).
+ */
+export function autoTargetLines(totalLines: number): number {
+  return Math.min(DEFAULT_TARGET_LINES, Math.max(MIN_AUTO_TARGET_LINES, Math.ceil(totalLines / AUTO_SCOPES)));
+}
 
 export interface SizedFile {
   /** Root-relative POSIX path. */
@@ -51,6 +69,41 @@ function buildTree(files: readonly SizedFile[]): DirNode {
   return root;
 }
 
+/** Files in order, cut into runs of at most `cap` lines (a file bigger than that is a run of its own). */
+function runsUpTo(files: readonly SizedFile[], cap: number): SizedFile[][] {
+  const runs: SizedFile[][] = [];
+  let run: SizedFile[] = [];
+  let lines = 0;
+  for (const file of files) {
+    if (run.length > 0 && lines + file.lines > cap) {
+      runs.push(run);
+      run = [];
+      lines = 0;
+    }
+    run.push(file);
+    lines += file.lines;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/**
+ * The files of a directory too big for one scope, in as few runs of at most `target` lines as filling
+ * gives, but evened out: the smallest cap that still gives that many runs (no remainder of a few lines).
+ */
+function balancedGroups(files: readonly SizedFile[], target: number): SizedFile[][] {
+  if (files.length === 0) return [];
+  const count = runsUpTo(files, target).length;
+  let low = Math.max(...files.map((file) => file.lines));
+  let high = Math.max(low, target);
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if (runsUpTo(files, mid).length <= count) high = mid;
+    else low = mid + 1;
+  }
+  return runsUpTo(files, low);
+}
+
 interface Piece {
   paths: string[];
   lines: number;
@@ -61,35 +114,62 @@ interface Piece {
 
 /** Pieces no larger than the target where possible: whole directories, or loose files of a directory. */
 function pieces(dir: DirNode, target: number, parent: string): Piece[] {
-  if (dir.lines <= target && dir.path !== "") return [{ paths: [dir.path], lines: dir.lines, files: dir.files, parent }];
+  if (dir.lines <= target) {
+    // The root has no path of its own: a code base that fits is one scope of everything at its top.
+    const paths = dir.path !== "" ? [dir.path] : [...[...dir.dirs.values()].map((d) => d.path), ...dir.loose.map((f) => f.path)].sort((a, b) => a.localeCompare(b));
+    return [{ paths, lines: dir.lines, files: dir.files, parent }];
+  }
   const out: Piece[] = [];
   for (const child of [...dir.dirs.values()].sort((a, b) => a.path.localeCompare(b.path))) out.push(...pieces(child, target, dir.path));
-  let group: Piece = { paths: [], lines: 0, files: 0, parent: dir.path };
-  for (const file of [...dir.loose].sort((a, b) => a.path.localeCompare(b.path))) {
-    if (group.paths.length > 0 && group.lines + file.lines > target) {
-      out.push(group);
-      group = { paths: [], lines: 0, files: 0, parent: dir.path };
-    }
-    group.paths.push(file.path);
-    group.lines += file.lines;
-    group.files++;
+  const files = [...dir.loose].sort((a, b) => a.path.localeCompare(b.path));
+  for (const group of balancedGroups(files, target)) {
+    out.push({ paths: group.map((file) => file.path), lines: group.reduce((sum, file) => sum + file.lines, 0), files: group.length, parent: dir.path });
   }
-  if (group.paths.length > 0) out.push(group);
   return out;
 }
 
-/** Pack adjacent small pieces together until a scope would pass the target. */
+/** The order a piece came in, so packing keeps the tree's order. */
+type Numbered = Piece & { order: number };
+
+function absorb(into: Piece, piece: Piece): void {
+  into.paths.push(...piece.paths);
+  into.lines += piece.lines;
+  into.files += piece.files;
+}
+
+/**
+ * Pack tiny siblings (pieces of one directory under a tenth of the target) together, up to a quarter
+ * of the target per scope; a piece of any real size stays alone, so a package keeps its own scope and
+ * its own name. Leftovers (under a hundredth of the target, say a directory's loose index file) join
+ * their smallest sibling that has room instead of becoming a worker of their own.
+ */
 function pack(all: readonly Piece[], target: number): Piece[] {
-  const packed: Piece[] = [];
-  for (const piece of all) {
-    const last = packed.at(-1);
-    if (last && last.parent === piece.parent && last.lines + piece.lines <= target && last.lines < target / 2) {
-      last.paths.push(...piece.paths);
-      last.lines += piece.lines;
-      last.files += piece.files;
-    } else packed.push({ ...piece, paths: [...piece.paths] });
+  const small = target / SMALL_PIECE_DIVISOR;
+  const packedMax = target / PACKED_SCOPE_DIVISOR;
+  const leftover = target / LEFTOVER_DIVISOR;
+  const byParent = new Map<string, Numbered[]>();
+  all.forEach((piece, order) => {
+    const siblings = byParent.get(piece.parent) ?? [];
+    siblings.push({ ...piece, paths: [...piece.paths], order });
+    byParent.set(piece.parent, siblings);
+  });
+  const out: Numbered[] = [];
+  for (const siblings of byParent.values()) {
+    const kept = siblings.filter((piece) => piece.lines >= small);
+    const groups: Numbered[] = [];
+    for (const piece of siblings.filter((p) => p.lines < small)) {
+      const last = groups.at(-1);
+      if (last && last.lines + piece.lines <= packedMax) absorb(last, piece);
+      else groups.push(piece);
+    }
+    for (const group of groups) {
+      const home = group.lines < leftover ? kept.filter((piece) => piece.lines + group.lines <= target).sort((a, b) => a.lines - b.lines)[0] : undefined;
+      if (home) absorb(home, group);
+      else out.push(group);
+    }
+    out.push(...kept);
   }
-  return packed;
+  return out.sort((a, b) => a.order - b.order).map(({ order: _order, ...piece }) => piece);
 }
 
 /** Paths named in a scope of packed directories; the rest are counted ("a_b_c_2more"). */
@@ -132,9 +212,11 @@ function nameFor(piece: Piece, taken: Set<string>): string {
   return name;
 }
 
-export function proposeScopes(files: readonly SizedFile[], targetLines = DEFAULT_TARGET_LINES): ProposedScope[] {
+/** Scopes for `files`; without `targetLines`, the target is autoTargetLines of their total. */
+export function proposeScopes(files: readonly SizedFile[], targetLines?: number): ProposedScope[] {
   if (files.length === 0) return [];
   const tree = buildTree(files);
+  targetLines ??= autoTargetLines(tree.lines);
   const taken = new Set<string>();
   return pack(pieces(tree, targetLines, ""), targetLines).map((piece) => ({ name: nameFor(piece, taken), paths: piece.paths, files: piece.files, lines: piece.lines }));
 }

@@ -12,7 +12,7 @@ import { gitHead } from "../../agents/pgc/store/source-revision.js";
 import { realRoot, scanScope } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
 import { ProgressReporter } from "../progress.js";
-import { DEFAULT_TARGET_LINES, proposeScopes } from "./decompose.js";
+import { proposeScopes } from "./decompose.js";
 import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetManifest } from "./fleet-dir.js";
 import { launch, terminate } from "./launch.js";
 import { launchPolicy, runPool } from "./launch-policy.js";
@@ -38,7 +38,7 @@ export interface UpResult {
 
 type ScopeSpec = FleetManifest["scopes"][number];
 
-async function scopesFor(root: string, file: string | undefined, targetLines: number): Promise<ScopeSpec[]> {
+async function scopesFor(root: string, file: string | undefined, targetLines: number | undefined): Promise<ScopeSpec[]> {
   const path = file ?? (existsSync(join(root, SCOPES_FILE_IN_ROOT)) ? join(root, SCOPES_FILE_IN_ROOT) : undefined);
   if (path) {
     try {
@@ -72,7 +72,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const root = await realRoot(options.root).catch((error: Error) => {
     throw new CliError(`cannot use ${options.root} as a code root: ${error.message}`, EXIT.dataError);
   });
-  const scopes = await scopesFor(root, options.scopesFile, options.targetLines ?? DEFAULT_TARGET_LINES);
+  const scopes = await scopesFor(root, options.scopesFile, options.targetLines);
   const paths = fleetPaths(fleetDirFor(root));
   const previous = readFleet(paths.dir);
   const revisions = new Map<string, string>();

@@ -70,6 +70,11 @@ describe("mesh scopes", () => {
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths.some((p) => p.startsWith("mm/"))).toBe(true);
     expect(new Set(file.scopes.map((s) => s.name)).size).toBe(file.scopes.length);
+    // Without --target-lines: an eighth of the code, at least 5,000 lines, so this small tree stays whole.
+    const auto = JSON.parse((await mesh("scopes", C_KERNEL_DIR, "--json")).stdout) as typeof file;
+    expect(auto.target_lines).toBe(5_000);
+    expect(auto.scopes).toHaveLength(1);
+    expect(auto.scopes[0]?.paths).toEqual(expect.arrayContaining(["drivers/", "mm/", "net/", "kernel/", "include/"]));
     expect((await mesh("scopes")).code).toBe(64);
     expect((await mesh("scopes", join(cache, "missing"))).code).toBe(65);
   });

@@ -1,20 +1,22 @@
 // `mesh scopes ROOT`: propose a decomposition of a code base into scopes, as a scopes file to edit.
 import { scanScope } from "../../../agents/pgc/scan/index.js";
-import { DEFAULT_TARGET_LINES, proposeScopes } from "../../fleet/decompose.js";
-import { parse, positiveInt, printJson } from "../args.js";
+import { AUTO_SCOPES, autoTargetLines, DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES, proposeScopes } from "../../fleet/decompose.js";
+import { optionalPositiveInt, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
 
 export const HELP = `Usage: mesh scopes ROOT [--target-lines N] [--json]
 
-Propose how to split the code base at ROOT into scopes of about N lines each (default ${DEFAULT_TARGET_LINES}):
-directories are kept whole while they fit (a subsystem stays one scope), larger ones are split along their
-subdirectories, small siblings are packed together, and a file is never split. Binary files, build output
-and VCS directories are skipped. Prints a scopes file (JSON) to save and edit:
+Propose how to split the code base at ROOT into scopes of at most N lines each: directories are kept
+whole while they fit (a subsystem or package stays one scope, named after it), larger ones are split
+along their subdirectories, only directories under a tenth of N are packed with their siblings, and a
+file is never split. Without --target-lines, N is an eighth of the code base, at least ${MIN_AUTO_TARGET_LINES}
+(smaller code is one scope) and at most ${DEFAULT_TARGET_LINES}: about ${AUTO_SCOPES} scopes or more. Binary files,
+build output and VCS directories are skipped. Prints a scopes file (JSON) to save and edit:
 
   mesh scopes ~/linux > scopes.json
 
 Options:
-  --target-lines N   scope size in lines of text
+  --target-lines N   largest scope, in lines of text
   --json             one-line JSON (the default output is indented)
   -h, --help         show this help`;
 
@@ -26,14 +28,16 @@ export async function run(argv: string[]): Promise<number> {
   }
   const root = positionals[0];
   if (!root || positionals.length > 1) throw new CliError("mesh scopes takes exactly one ROOT directory", EXIT.usage);
-  const target = positiveInt("target-lines", values["target-lines"], DEFAULT_TARGET_LINES);
+  const given = optionalPositiveInt("target-lines", values["target-lines"]);
   let scanned;
   try {
     scanned = await scanScope({ root });
   } catch (error) {
     throw new CliError(`cannot read ${root}: ${(error as Error).message}`, EXIT.dataError);
   }
-  const scopes = proposeScopes(scanned.files.map((f) => ({ path: f.path, lines: f.lines })), target);
+  const files = scanned.files.map((f) => ({ path: f.path, lines: f.lines }));
+  const target = given ?? autoTargetLines(files.reduce((sum, f) => sum + f.lines, 0));
+  const scopes = proposeScopes(files, target);
   const file = { root: scanned.rootReal, target_lines: target, scopes };
   if (values.json) printJson(file);
   else process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);

@@ -1,15 +1,15 @@
 // `mesh up [ROOT]`: launch (or refresh) a fleet over a code base.
 import { createLogger } from "../../logging.js";
 import { fleetUp } from "../../fleet/up.js";
-import { DEFAULT_TARGET_LINES } from "../../fleet/decompose.js";
-import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
+import { AUTO_SCOPES, DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES } from "../../fleet/decompose.js";
+import { logLevelOf, optionalPositiveInt, parse, positiveInt, printJson } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 
 export const HELP = `Usage: mesh up [ROOT] [--scopes FILE] [--replicas N] [--target-lines N] [--json]
 
 Launch a fleet over the code base at ROOT (default: the current directory): split it into scopes (from
---scopes FILE, from ROOT/mesh-scopes.json, or automatically: about ${DEFAULT_TARGET_LINES} lines each, subsystems kept
-whole), build each scope's index (cached: only changed files are re-parsed), start one worker process per
+--scopes FILE, from ROOT/mesh-scopes.json, or automatically: directories kept whole while they fit, about
+${AUTO_SCOPES} scopes of ${MIN_AUTO_TARGET_LINES}–${DEFAULT_TARGET_LINES} lines, see \`mesh scopes\`), build each scope's index (cached: only changed files are re-parsed), start one worker process per
 scope (× --replicas) and a manager, detached, and wait until every worker is routable. Run it again to
 restart only what died or whose index changed. Logs, audit records and the fleet manifest live under
 $MESH_HOME (default ~/.local/state/lattice-mesh).
@@ -17,7 +17,8 @@ $MESH_HOME (default ~/.local/state/lattice-mesh).
 Options:
   --scopes FILE        a scopes file ({"scopes":[{"name","paths":[…]}]}; see \`mesh scopes\`)
   --replicas N         workers per scope (default 1)
-  --target-lines N     scope size for the automatic split
+  --target-lines N     largest scope of the automatic split (default: an eighth of the code,
+                       ${MIN_AUTO_TARGET_LINES}–${DEFAULT_TARGET_LINES} lines)
   --json               print the fleet manifest as JSON
   --log-level LEVEL    (default warn)
   -h, --help           show this help`;
@@ -35,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     root: positionals[0] ?? process.cwd(),
     scopesFile: values.scopes,
     replicas: positiveInt("replicas", values.replicas, 1),
-    targetLines: positiveInt("target-lines", values["target-lines"], DEFAULT_TARGET_LINES),
+    targetLines: optionalPositiveInt("target-lines", values["target-lines"]),
     logger,
     quiet: values.json === true,
   });
