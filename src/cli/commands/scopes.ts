@@ -9,9 +9,9 @@ export const HELP = `Usage: mesh scopes ROOT [--target-lines N] [--json]
 Propose how to split the code base at ROOT into scopes of at most N lines each: directories are kept
 whole while they fit (a subsystem or package stays one scope, named after it), larger ones are split
 along their subdirectories, only directories under a tenth of N are packed with their siblings, and a
-file is never split. Without --target-lines, N is an eighth of the code base, at least ${MIN_AUTO_TARGET_LINES}
-(smaller code is one scope) and at most ${DEFAULT_TARGET_LINES}: about ${AUTO_SCOPES} scopes or more. Binary files,
-build output and VCS directories are skipped. Prints a scopes file (JSON) to save and edit:
+file is never split. Without --target-lines, N is an eighth of the code base (about ${AUTO_SCOPES} scopes or
+more), at least ${MIN_AUTO_TARGET_LINES} (smaller code is one scope) and at most ${DEFAULT_TARGET_LINES}. Binary files, build
+output and VCS directories are skipped. Prints a scopes file (JSON) to save and edit:
 
   mesh scopes ~/linux > scopes.json
 

@@ -1,18 +1,18 @@
 // `mesh up [ROOT]`: launch (or refresh) a fleet over a code base.
 import { createLogger } from "../../logging.js";
 import { fleetUp } from "../../fleet/up.js";
-import { AUTO_SCOPES, DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES } from "../../fleet/decompose.js";
+import { DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES } from "../../fleet/decompose.js";
 import { logLevelOf, optionalPositiveInt, parse, positiveInt, printJson } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 
 export const HELP = `Usage: mesh up [ROOT] [--scopes FILE] [--replicas N] [--target-lines N] [--json]
 
 Launch a fleet over the code base at ROOT (default: the current directory): split it into scopes (from
---scopes FILE, from ROOT/mesh-scopes.json, or automatically: directories kept whole while they fit, about
-${AUTO_SCOPES} scopes of ${MIN_AUTO_TARGET_LINES}–${DEFAULT_TARGET_LINES} lines, see \`mesh scopes\`), build each scope's index (cached: only changed files are re-parsed), start one worker process per
-scope (× --replicas) and a manager, detached, and wait until every worker is routable. Run it again to
-restart only what died or whose index changed. Logs, audit records and the fleet manifest live under
-$MESH_HOME (default ~/.local/state/lattice-mesh).
+--scopes FILE, from ROOT/mesh-scopes.json, or automatically as \`mesh scopes\` proposes: packages kept
+whole, none over an eighth of the code), build each scope's index (cached: only changed files are
+re-parsed), start one worker process per scope (× --replicas) and a manager, detached, and wait until
+every worker is routable. Run it again to restart only what died or whose index changed. Logs, audit
+records and the fleet manifest live under $MESH_HOME (default ~/.local/state/lattice-mesh).
 
 Options:
   --scopes FILE        a scopes file ({"scopes":[{"name","paths":[…]}]}; see \`mesh scopes\`)
