@@ -4,7 +4,7 @@ import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { CodeReference, ScopeFacts } from "../../topology/index.js";
 import { askResult } from "./ask.js";
 import { citeHit, FileReader, verifyCitation } from "./cite.js";
-import { retrieve, type EdgeMap, type RetrievalPgc } from "./retrieval/index.js";
+import { moduleNames, retrieve, type EdgeMap, type RetrievalPgc } from "./retrieval/index.js";
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
@@ -62,7 +62,8 @@ export class Pgc {
   ) {
     this.data = opened.data;
     const docs = new Map(this.data.docs.map((doc) => [doc.id, doc]));
-    this.retrieval = { index: opened.index, calibration: opened.calibration, docs, edges: edgeMap(this.data.docs) };
+    const modules = moduleNames(this.data.files.map((f) => f.path));
+    this.retrieval = { index: opened.index, calibration: opened.calibration, docs, edges: edgeMap(this.data.docs), modules };
     this.reader = new FileReader(this.data.root, new Map(this.data.files.map((f) => [f.path, f.sha256])));
     this.available = OVERLAYS.filter((o) => (this.data.stats.docs_by_overlay[o] ?? 0) > 0);
   }

@@ -1,5 +1,5 @@
 // Public face of agents/pgc/retrieval: lexical search with calibrated similarity, exact look-ups, and retrieve().
-export { retrieve, EXACT_SIMILARITY, MAX_EXACT_MATCHES } from "./retrieve.js";
+export { moduleNames, retrieve, EXACT_SIMILARITY, MAX_EXACT_MATCHES } from "./retrieve.js";
 export type { DocLookup, RetrievalPgc, RetrieveOptions, RetrievedHit, RetrieveResult } from "./retrieve.js";
 export { LexicalIndex, DEFAULT_TOP_K, MAX_TOP_K, MAX_QUERY_TERMS } from "./lexical-index.js";
 export type { HitFeatures, LexicalHit, SearchOptions, SearchResult } from "./lexical-index.js";

@@ -24,6 +24,8 @@ export interface RetrievalPgc {
   docs: DocLookup;
   /** Optional symbol → doc ids of call or include edges; their documents count as exact facts. */
   edges?: EdgeMap;
+  /** Optional dotted names of this scope's own modules (see moduleNames). */
+  modules?: ReadonlySet<string>;
 }
 
 export interface RetrieveOptions {
@@ -64,13 +66,54 @@ function docOf(pgc: RetrievalPgc, docId: string): IndexDoc {
   return doc;
 }
 
+const MODULE_FILE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+/** Files that stand for their directory as a module: Python's package file, JavaScript's index. */
+const PACKAGE_FILE = /^(__init__|index)$/;
+const IMPORT_SECTIONS = new Set(["import", "include"]);
+
+/**
+ * The dotted names under which files can be imported: urllib/request.py → "urllib.request",
+ * email/__init__.py → "email", src/util/index.ts → "src.util"; each with its shorter suffixes of two
+ * parts or more too ("util.strings" for src/util/strings.ts), as a question may leave off a source root.
+ */
+export function moduleNames(paths: Iterable<string>): Set<string> {
+  const names = new Set<string>();
+  for (const path of paths) {
+    if (!MODULE_FILE.test(path)) continue;
+    const parts = path.replace(MODULE_FILE, "").split("/");
+    if (PACKAGE_FILE.test(parts.at(-1) ?? "")) parts.pop();
+    for (let start = 0; start < parts.length; start++) if (parts.length - start >= 2 || start === 0) names.add(parts.slice(start).join("."));
+  }
+  names.delete("");
+  return names;
+}
+
+/**
+ * A dotted name in the question that is one of this scope's own modules ("urllib.request" in the scope
+ * owning urllib/request.py) is about that module: the places that import it, and every symbol that
+ * happens to share its last part ("request"), are not facts about it. Those are left out, so the
+ * module's own code comes up by similarity. Other identifiers are looked up as they are.
+ */
+function lookups(identifiers: readonly string[], modules: ReadonlySet<string> | undefined): { names: string[]; ownModules: Set<string> } {
+  const ownModules = new Set(identifiers.filter((name) => name.includes(".") && modules?.has(name)));
+  const lastParts = new Set([...ownModules].map((name) => name.slice(name.lastIndexOf(".") + 1)));
+  return { names: identifiers.filter((name) => !lastParts.has(name)), ownModules };
+}
+
+/** A document about a place importing one of `modules`. */
+function importsOneOf(doc: IndexDoc, modules: ReadonlySet<string>): boolean {
+  return modules.size > 0 && IMPORT_SECTIONS.has(doc.section) && modules.has(doc.symbol ?? doc.fields.name ?? "");
+}
+
 /** Case-sensitive symbol matches first; case-insensitive ones only for a name with no exact-case match. */
-function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], overlays: readonly Overlay[] | undefined): ExactMatch[] {
+function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], ownModules: ReadonlySet<string>, overlays: readonly Overlay[] | undefined): ExactMatch[] {
   const out: ExactMatch[] = [];
   const seen = new Set<string>();
   const add = (match: ExactMatch): void => {
     if (seen.has(match.doc_id) || out.length >= MAX_EXACT_MATCHES) return;
-    if (overlays !== undefined && overlays.length > 0 && !overlays.includes(docOf(pgc, match.doc_id).overlay)) return;
+    const doc = docOf(pgc, match.doc_id);
+    if (overlays !== undefined && overlays.length > 0 && !overlays.includes(doc.overlay)) return;
+    if (importsOneOf(doc, ownModules)) return;
     seen.add(match.doc_id);
     out.push(match);
   };
@@ -92,7 +135,8 @@ function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], overlay
 export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOptions = {}): RetrieveResult {
   const { topK, overlays } = parseOptions(options);
   assertCalibrationFits(pgc.calibration, pgc.index);
-  const exact = exactMatches(pgc, identifiersInQuery(query), overlays);
+  const { names, ownModules } = lookups(identifiersInQuery(query), pgc.modules);
+  const exact = exactMatches(pgc, names, ownModules, overlays);
   const hits: RetrievedHit[] = exact.slice(0, topK).map((match) => ({
     doc: docOf(pgc, match.doc_id),
     similarity: EXACT_SIMILARITY,
@@ -105,7 +149,7 @@ export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOpti
   const searchK = Math.min(MAX_TOP_K, topK + hits.length);
   const result = pgc.index.search(query, { topK: searchK, ...(overlays === undefined ? {} : { overlays }) });
   const lexical = scoreHits(pgc.calibration, result.hits)
-    .filter((hit) => !taken.has(hit.doc_id))
+    .filter((hit) => !taken.has(hit.doc_id) && !importsOneOf(docOf(pgc, hit.doc_id), ownModules))
     .sort((a, b) => b.similarity - a.similarity || b.score - a.score);
   for (const hit of lexical.slice(0, topK - hits.length)) {
     hits.push({

@@ -7,6 +7,7 @@ import {
   IndexMismatchError,
   InvalidRetrievalOptionsError,
   LexicalIndex,
+  moduleNames,
   retrieve,
   type RetrievalPgc,
 } from "../../../agents/pgc/retrieval/index.js";
@@ -127,6 +128,51 @@ describe("retrieve", () => {
 
   it("returns nothing for a query of stopwords", () => {
     expect(retrieve(pgc, "what is the")).toEqual({ hits: [], query_terms: [], exact_matches: [] });
+  });
+});
+
+describe("a module the question names by its dotted name", () => {
+  const at = (id: string, file: string, section: string, symbol: string, fields: Partial<IndexDoc["fields"]>): IndexDoc => ({
+    id,
+    overlay: section === "import" ? "O3" : "O1",
+    section,
+    file_path: file,
+    line_start: 1,
+    line_end: 5,
+    symbol,
+    fields: { path: file, name: symbol, ...fields },
+    text: id,
+  });
+  const docs = [
+    at("imported-by-robotparser", "urllib/robotparser.py", "import", "urllib.request", { doc: "urllib/request.py" }),
+    at("Request", "urllib/request.py", "class", "Request", { doc: "A class to encapsulate a URL request." }),
+    at("do_open", "urllib/request.py", "method", "AbstractHTTPHandler.do_open", { doc: "Return an HTTPResponse object for the request, using http_class to open an HTTP connection." }),
+    at("imports-http-client", "urllib/request.py", "import", "http.client", { doc: "outside this scope (http/client.py)" }),
+  ];
+
+  it("names the modules files can be imported as, with shorter dotted suffixes", () => {
+    expect([...moduleNames(["urllib/request.py", "email/__init__.py", "src/util/index.ts", "src/util/strings.ts", "README.md"])].sort()).toEqual([
+      "email",
+      "src.util",
+      "src.util.strings",
+      "urllib.request",
+      "util.strings",
+    ]);
+  });
+
+  it("is about the module's own code when the scope owns it: not the places importing it, nor every Request", () => {
+    const question = "How does urllib.request open an HTTP connection with http.client?";
+    const owning = { ...pgcOf(docs), modules: moduleNames(["urllib/request.py", "urllib/robotparser.py"]) };
+    const hits = retrieve(owning, question, { topK: 3 }).hits;
+    const ids = hits.map((h) => h.doc.id);
+    expect(ids).not.toContain("imported-by-robotparser");
+    // "request" is the module's last part, not a claim about a symbol: Request may match by words only.
+    expect(hits.filter((h) => h.similarity_kind === "exact").map((h) => h.doc.id)).toEqual(["imports-http-client"]);
+    // http.client is another scope's module: that urllib/request.py imports it stays a fact.
+    expect(ids.slice(0, 2)).toEqual(["imports-http-client", "do_open"]);
+    // Without knowing its modules, a scope treats the name as before: every exact match counts.
+    const unaware = retrieve(pgcOf(docs), question, { topK: 3 }).hits.map((h) => h.doc.id);
+    expect(unaware).toEqual(expect.arrayContaining(["imported-by-robotparser", "Request"]));
   });
 });
 

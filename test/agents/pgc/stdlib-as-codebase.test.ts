@@ -5,7 +5,10 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pino from "pino";
 import { extractScope, type ScopeExtractionResult } from "../../../agents/pgc/overlays/index.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 
 const STDLIB = "/usr/lib/python3.11";
 const available = ["http", "email", "urllib"].every((pkg) => existsSync(join(STDLIB, pkg)));
@@ -30,6 +33,16 @@ describe.skipIf(!available)("a standard-library code base (Python 3.11's http, e
     expect([...resolved].some((p) => p.startsWith("urllib/"))).toBe(true);
     // Every reference points outside the scope, never back into http/.
     expect([...resolved].every((p) => !p.startsWith("http/"))).toBe(true);
+  });
+
+  it("answers a question naming urllib.request from urllib's own code, not from the files importing it", async () => {
+    const opened = await openPgc({ scope: "urllib", root, scopePaths: ["urllib/"], cacheRoot: join(root, ".cache"), logger: pino({ level: "silent" }) });
+    const pgc = new Pgc("urllib", ["urllib/"], opened);
+    const answer = await pgc.ask("How does urllib.request open an HTTP connection with http.client?", { topK: 5 });
+    const top = answer.sources.slice(0, 3).map((source) => source.text.split("\n")[0] ?? "");
+    expect(answer.sources.every((source) => !/^import: urllib\.request\b/.test(source.text))).toBe(true);
+    expect(top.some((line) => /HTTPHandler\.http_open|AbstractHTTPHandler\.do_open/.test(line))).toBe(true);
+    expect(top.some((line) => /^import: http\.client\b/.test(line))).toBe(true);
   });
 
   it("keeps standard modules the root does not hold (socket, io) out of the references", () => {
