@@ -2,7 +2,7 @@
 // names), what each hop is asked (the question refined by the symbols that led there), and which
 // scope the evidence points to next ("calls X, owned by scope Y").
 import type { Citation } from "../protocol/index.js";
-import { identifiersInQuery, STOPWORDS } from "../pgc/retrieval/index.js";
+import { identifiersInQuery, STOPWORDS, tokenize } from "../pgc/retrieval/index.js";
 
 /** Symbols carried to the next hop as its focus. */
 export const MAX_FOCUS_SYMBOLS = 3;
@@ -121,6 +121,55 @@ export function pointers(citations: readonly Citation[], findings: readonly stri
     byScope.set(scope, [...(byScope.get(scope) ?? []), symbol]);
   }
   return byScope;
+}
+
+/** Words of a question that name no code of their own: "module" in "the logging module" leads nowhere. */
+const GENERIC_TERMS = new Set(tokenize("module modules function functions method methods class classes code file files type types object objects value values data work works use uses used using call calls called handle handles implement implemented implementation"));
+
+/**
+ * What a lead must share a term with to bear on the question: its plain words ("allocate DMA buffers")
+ * but those naming a visited scope ("the logging module" once in logging), and the names it asks about
+ * that no visited scope has answered for yet. A name already answered (its parts too: SMTPHandler's
+ * "handler") asks for nothing more.
+ */
+function openTerms(question: string, map: Ownership, visited: ReadonlySet<string>): Set<string> {
+  const entities = entitiesIn(question);
+  let plain = question;
+  for (const entity of entities) plain = plain.split(entity).join(" ");
+  const visitedWords = new Set([...visited].flatMap((scope) => words(scope)));
+  const plainWords = plain.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length > 0 && !visitedWords.has(word.toLowerCase()));
+  const open = entities.filter((entity) => !ownersOfEntity(map, entity).some((owner) => visited.has(owner)));
+  return new Set([...plainWords.flatMap((word) => tokenize(word)), ...open.flatMap((entity) => tokenize(entity))].filter((term) => !GENERIC_TERMS.has(term)));
+}
+
+/** Shortest term that may match as the start of a longer one ("smtp" of "smtplib"). */
+const MIN_PREFIX_TERM = 4;
+
+function termMatches(term: string, terms: ReadonlySet<string>): boolean {
+  if (terms.has(term)) return true;
+  for (const other of terms) {
+    const [shorter, longer] = term.length <= other.length ? [term, other] : [other, term];
+    if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return true;
+  }
+  return false;
+}
+
+/**
+ * The leads that bear on the question: a symbol with a part of its name among the question's open terms
+ * (`dma_alloc_coherent` for "allocate DMA buffers": dma, alloc; `SMTP` for "smtplib"), or any lead into a scope whose name is a
+ * word of the question ("the net core": net). A call like `startswith`, `print` or `partition` in the
+ * cited code matches a method of that name in some other scope, and is no reason to ask it.
+ */
+export function relevantLeads(leads: ReadonlyMap<string, string[]>, question: string, map: Ownership, visited: ReadonlySet<string>): Map<string, string[]> {
+  const terms = openTerms(question, map, visited);
+  const asked = new Set(words(question));
+  const out = new Map<string, string[]>();
+  for (const [scope, symbols] of leads) {
+    const named = words(scope).some((word) => /^[a-z]{3,}$/.test(word) && asked.has(word) && !GENERIC_TERMS.has(word));
+    const kept = named ? symbols : symbols.filter((symbol) => tokenize(symbol).some((term) => termMatches(term, terms)));
+    if (kept.length > 0) out.set(scope, kept);
+  }
+  return out;
 }
 
 /** The next scope the evidence leads to, among those not yet visited. */

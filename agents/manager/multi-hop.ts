@@ -4,7 +4,7 @@
 // output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
-import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, scopeOfEntities, type Ownership } from "./hop-planning.js";
+import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, relevantLeads, scopeOfEntities, type Ownership } from "./hop-planning.js";
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 
@@ -169,7 +169,9 @@ function plannedPath(deps: MultiHopDeps, from: string, to: string, maxHops: numb
  * Where evidence-following goes next: to the target when the evidence leads there; else to an unvisited
  * scope owning names the question asks about (the user's own interest comes before a generic lead, like
  * a return type, that the evidence happens to mention); else along this hop's evidence; else along a lead
- * an earlier hop found and the chain has not taken yet.
+ * an earlier hop found and the chain has not taken yet. Without a target, only leads that bear on the
+ * question are followed (relevantLeads): once what it names is answered, a lead to `print` is no reason
+ * to go on.
  */
 function nextHop(
   deps: MultiHopDeps,
@@ -184,7 +186,9 @@ function nextHop(
     const focus = [...new Set([...named.focus, ...(leads.get(named.scope) ?? []), ...(earlier.get(named.scope) ?? [])])];
     return { scope: named.scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
   }
-  return nextScope(leads, visited, request.to) ?? nextScope(earlier, visited, request.to);
+  if (request.to) return nextScope(leads, visited, request.to) ?? nextScope(earlier, visited, request.to);
+  const bearing = (found: Map<string, string[]>) => relevantLeads(found, request.question, deps.ownership, visited);
+  return nextScope(bearing(leads), visited) ?? nextScope(bearing(earlier), visited);
 }
 
 /** Leads of a hop added to those found before it, for the chain to come back to. */
@@ -233,7 +237,7 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
     }
     const next = nextHop(deps, request, leads, earlier, visited);
     remember(earlier, leads);
-    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope, and the question names nothing another one owns`;
+    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope that bears on the question, and the question names nothing another one owns`;
     scope = next?.scope ?? null;
     focus = next?.focus ?? [];
   }

@@ -10,9 +10,12 @@ const QUALIFIER = /\.|::|->/;
 /** One-letter last segments ("e.g") are punctuation, not names. */
 const MIN_SEGMENT_LENGTH = 2;
 
-/** Shapes no English word has: snake_case, camelCase humps, letters then digits (e1000), a "$", or a call "()". */
+/**
+ * Shapes no English word has: snake_case, camelCase humps, an acronym starting a name (SMTPHandler,
+ * HTTPConnection; not "URLs"), letters then digits (e1000), a "$", or a call "()".
+ */
 function looksLikeCode(word: string, called: boolean): boolean {
-  return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Za-z][0-9]/.test(word) || /\$[A-Za-z_]|\w\$/.test(word);
+  return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Z]{2,}[a-z]{2,}/.test(word) || /[A-Za-z][0-9]/.test(word) || /\$[A-Za-z_]|\w\$/.test(word);
 }
 
 function namesOf(text: string): string[] {

@@ -44,11 +44,26 @@ describe("evidence-following routes", () => {
 
   it("goes to the scope owning a name the question asks about before a generic lead in the evidence", async () => {
     const asked: { scope: string; task: DelegatedTask }[] = [];
-    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", maxHops: 6, mode: "evidence" });
-    // observable's evidence leads to core (Observable); the question's switchMap lives in operators: that first.
-    expect(result.query_path).toEqual(["observable", "operators", "util", "core"]);
+    const question = "How does switchMap operate on an Observable with innerFrom?";
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question, from: "observable", maxHops: 6, mode: "evidence" });
+    // observable's evidence leads to core (Observable); the question's switchMap lives in operators: that
+    // first, then util along operators' lead to operate. "Observable" is the visited scope's own name, so
+    // it asks for no more and core is not asked.
+    expect(result.query_path).toEqual(["observable", "operators", "util"]);
     expect(asked[1]?.task.task).toContain("how are switchMap implemented here?");
     expect(result.knowledge_chain[2]?.focus).toEqual(["operate"]);
+  });
+
+  it("stops once what the question names is answered, when the evidence's other leads share nothing with it", async () => {
+    const asked: { scope: string; task: DelegatedTask }[] = [];
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", maxHops: 6, mode: "evidence" });
+    // operate (util) and Observable (core) are called or returned, but the question asks about neither.
+    expect(result.query_path).toEqual(["observable", "operators"]);
+    expect(result.safety.stopped_because).toMatch(/points to no unvisited scope that bears on the question/);
+    // A name the question asks about is chased even when its parts are plain words: SMTPHandler → "smtp".
+    const mail = { logging: ["call_chain: emit → smtplib.SMTP | file:logging/handlers.py:1 | callee outside this scope", "call_chain: emit → print_exc"], smtplib: [], traceback: [] };
+    const path = await answerMultiHop(deps(mail, { SMTP: ["smtplib"], print_exc: ["traceback"] }, []), { id: "m", question: "How does SMTPHandler send mail with smtplib?", from: "logging", maxHops: 6, mode: "evidence" });
+    expect(path.query_path).toEqual(["logging", "smtplib"]);
   });
 
   it("prefers the target when the evidence leads there, and stops at it", async () => {
@@ -60,7 +75,7 @@ describe("evidence-following routes", () => {
 
   it("never visits a scope twice and stops at the hop budget", async () => {
     const asked: { scope: string; task: DelegatedTask }[] = [];
-    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap subscribe with innerFrom?", from: "observable", maxHops: 2, mode: "evidence" });
+    const result = await answerMultiHop(deps(evidence, owners, asked), { id: "t", question: "How does switchMap operate on an Observable with innerFrom?", from: "observable", maxHops: 2, mode: "evidence" });
     expect(result.query_path).toEqual(["observable", "operators"]);
     expect(result.safety).toMatchObject({ actual_hops: 2, stopped_because: "hop budget of 2 spent" });
     expect(new Set(asked.map((a) => a.scope)).size).toBe(asked.length);

@@ -56,6 +56,7 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("is os.path.join safe, e.g. here")).toEqual(["os.path.join", "join"]);
     expect(identifiersInQuery("std::vector and dev->ops")).toEqual(["std::vector", "vector", "dev->ops", "ops"]);
     expect(identifiersInQuery("allocate a buffer")).toEqual([]);
+    expect(identifiersInQuery("does SMTPHandler use HTTPConnection for URLs over HTTP")).toEqual(["SMTPHandler", "HTTPConnection"]);
   });
 
   it("keeps the \"$\" of JavaScript names, and leaves prices alone", () => {
