@@ -68,6 +68,19 @@ export function scopeOfEntities(question: string, map: Ownership, scopes: readon
   return ranked[0]?.[0] ?? null;
 }
 
+/** Scope names too generic to be what a question's word means ("how do I test …"). */
+const GENERIC_SCOPE_NAMES = new Set(["root", "test", "tests", "src", "lib"]);
+
+/**
+ * The one scope whose whole name is a word of the question ("the email parser" → `email`), for a
+ * question that names no code; null when none or several are.
+ */
+export function scopeNamedIn(question: string, scopes: readonly string[]): string | null {
+  const asked = new Set(words(question));
+  const named = scopes.filter((scope) => /^[a-z][a-z0-9]{2,}$/.test(scope) && !GENERIC_SCOPE_NAMES.has(scope) && asked.has(scope));
+  return named.length === 1 ? (named[0] as string) : null;
+}
+
 /**
  * The code a piece of evidence quotes, without what the index wrote around it. A citation's first line
  * reads `kind:name | label:value | … | file:path:line` (a pgc finding adds ` — path:lines`): its paths and
@@ -144,19 +157,23 @@ function openTerms(question: string, map: Ownership, visited: ReadonlySet<string
 
 /** Shortest term that may match as the start of a longer one ("smtp" of "smtplib"). */
 const MIN_PREFIX_TERM = 4;
+/** Shortest question term that may match inside a name's part ("alloc" in "kzalloc"; "read" not in "thread"). */
+const MIN_INNER_TERM = 5;
 
-function termMatches(term: string, terms: ReadonlySet<string>): boolean {
-  if (terms.has(term)) return true;
-  for (const other of terms) {
-    const [shorter, longer] = term.length <= other.length ? [term, other] : [other, term];
+/** A part of a lead's name against the question's terms: equal, one starting the other, or a question term inside it. */
+function termMatches(part: string, terms: ReadonlySet<string>): boolean {
+  if (terms.has(part)) return true;
+  for (const term of terms) {
+    const [shorter, longer] = part.length <= term.length ? [part, term] : [term, part];
     if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return true;
+    if (term.length >= MIN_INNER_TERM && part.includes(term)) return true;
   }
   return false;
 }
 
 /**
  * The leads that bear on the question: a symbol with a part of its name among the question's open terms
- * (`dma_alloc_coherent` for "allocate DMA buffers": dma, alloc; `SMTP` for "smtplib"), or any lead into a scope whose name is a
+ * (`dma_alloc_coherent` for "allocate DMA buffers": dma, alloc; `kzalloc` too; `SMTP` for "smtplib"), or any lead into a scope whose name is a
  * word of the question ("the net core": net). A call like `startswith`, `print` or `partition` in the
  * cited code matches a method of that name in some other scope, and is no reason to ask it.
  */

@@ -64,6 +64,17 @@ describe("evidence-following routes", () => {
     const mail = { logging: ["call_chain: emit → smtplib.SMTP | file:logging/handlers.py:1 | callee outside this scope", "call_chain: emit → print_exc"], smtplib: [], traceback: [] };
     const path = await answerMultiHop(deps(mail, { SMTP: ["smtplib"], print_exc: ["traceback"] }, []), { id: "m", question: "How does SMTPHandler send mail with smtplib?", from: "logging", maxHops: 6, mode: "evidence" });
     expect(path.query_path).toEqual(["logging", "smtplib"]);
+    // A question term inside a name's part counts from five letters ("alloc" in kzalloc), not below ("read" in thread).
+    const kernel = { drivers: ["call_chain: e1000_setup → kzalloc", "call_chain: e1000_setup → kthread_run"], mm: [], sched: [] };
+    const dma = await answerMultiHop(deps(kernel, { kzalloc: ["mm"], kthread_run: ["sched"] }, []), { id: "k", question: "How does e1000 read and allocate its rings?", from: "drivers", maxHops: 6, mode: "evidence" });
+    expect(dma.query_path).toEqual(["drivers", "mm"]);
+  });
+
+  it("starts a question that names no code at the scope it names by a word, else at the best match", async () => {
+    const scopes = { email: [], distutils: [], test: [] };
+    const run = (question: string) => answerMultiHop({ ...deps(scopes, {}, []), bestScopeFor: async () => "distutils" }, { id: "s", question, maxHops: 1, mode: "evidence" });
+    expect((await run("How does the email parser decode base64 payloads?")).query_path).toEqual(["email"]);
+    expect((await run("How do I test the parser of base64 payloads?")).query_path).toEqual(["distutils"]);
   });
 
   it("prefers the target when the evidence leads there, and stops at it", async () => {
