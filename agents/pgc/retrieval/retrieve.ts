@@ -6,6 +6,7 @@ import { assertCalibrationFits, scoreHits } from "./calibration.js";
 import { IndexMismatchError, InvalidRetrievalOptionsError } from "./errors.js";
 import { DEFAULT_TOP_K, MAX_TOP_K, type LexicalIndex } from "./lexical-index.js";
 import { identifiersInQuery } from "./query-identifiers.js";
+import { STOPWORDS } from "./stopwords.js";
 import type { EdgeMap, ExactMatch } from "./symbol-table.js";
 
 /** A name like `__init__` can be defined hundreds of times; beyond this many, exact matches say little more. */
@@ -100,6 +101,15 @@ function lookups(identifiers: readonly string[], modules: ReadonlySet<string> | 
   return { names: identifiers.filter((name) => !lastParts.has(name)), ownModules };
 }
 
+/** A query that is one bare name ("SMTP", a manager's focus symbol sent as a query hint). */
+const LONE_NAME = /^\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*$/;
+
+/** The identifiers a query names; a query of one bare name is that name, whatever its shape. */
+function namesIn(query: string): string[] {
+  const lone = LONE_NAME.exec(query)?.[1];
+  return lone !== undefined && !STOPWORDS.has(lone.toLowerCase()) ? [lone] : identifiersInQuery(query);
+}
+
 /** A document about a place importing one of `modules`. */
 function importsOneOf(doc: IndexDoc, modules: ReadonlySet<string>): boolean {
   return modules.size > 0 && IMPORT_SECTIONS.has(doc.section) && modules.has(doc.symbol ?? doc.fields.name ?? "");
@@ -135,7 +145,7 @@ function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], ownModu
 export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOptions = {}): RetrieveResult {
   const { topK, overlays } = parseOptions(options);
   assertCalibrationFits(pgc.calibration, pgc.index);
-  const { names, ownModules } = lookups(identifiersInQuery(query), pgc.modules);
+  const { names, ownModules } = lookups(namesIn(query), pgc.modules);
   const exact = exactMatches(pgc, names, ownModules, overlays);
   const hits: RetrievedHit[] = exact.slice(0, topK).map((match) => ({
     doc: docOf(pgc, match.doc_id),

@@ -151,6 +151,17 @@ describe("a module the question names by its dotted name", () => {
     at("imports-http-client", "urllib/request.py", "import", "http.client", { doc: "outside this scope (http/client.py)" }),
   ];
 
+  it("takes a query of one bare name as that name, whatever its shape (a manager's focus symbol SMTP)", () => {
+    const mail = [
+      at("SMTP", "smtplib.py", "class", "SMTP", { doc: "This class manages a connection to an SMTP or ESMTP server.", body: "def sendmail(self): ..." }),
+      at("SMTPDataError", "smtplib.py", "class", "SMTPDataError", { doc: "The SMTP server didn't accept the data." }),
+    ];
+    const hits = retrieve(pgcOf(mail), "SMTP", { topK: 2 }).hits;
+    expect(hits[0]).toMatchObject({ doc: { id: "SMTP" }, similarity_kind: "exact" });
+    // In a sentence, an all-capitals word is an acronym, not a claim about a symbol.
+    expect(retrieve(pgcOf(mail), "how does SMTP work", { topK: 2 }).hits.every((h) => h.similarity_kind !== "exact")).toBe(true);
+  });
+
   it("names the modules files can be imported as, with shorter dotted suffixes", () => {
     expect([...moduleNames(["urllib/request.py", "email/__init__.py", "src/util/index.ts", "src/util/strings.ts", "README.md"])].sort()).toEqual([
       "email",
