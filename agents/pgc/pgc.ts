@@ -14,8 +14,12 @@ export interface PgcQueryOptions {
   topK: number;
 }
 
-/** Symbol kinds that other scopes can call or name (what the topology resolves references against). */
-const LINKABLE_KINDS = new Set(["function", "method", "class", "struct", "union", "enum", "typedef", "interface", "type", "macro"]);
+/**
+ * Symbol kinds that other scopes can call or name (what the topology resolves references against). A
+ * module-level `const` is one: much of a modern TypeScript API is `export const ZodString = …` or
+ * `export const asyncScheduler = new AsyncScheduler(…)`.
+ */
+const LINKABLE_KINDS = new Set(["function", "method", "class", "struct", "union", "enum", "typedef", "interface", "type", "macro", "variable"]);
 
 function edgeMap(docs: readonly IndexDoc[]): EdgeMap {
   const edges = new Map<string, string[]>();
