@@ -217,5 +217,5 @@ export function namedElsewhere(question: string, map: Ownership, scopes: readonl
 /** The question a hop is asked: the original, narrowed to the symbols that led to this scope. */
 export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[]): string {
   if (!fromScope || focus.length === 0) return question;
-  return `${question} (continuing from ${fromScope}: how are ${focus.join(", ")} implemented here?)`;
+  return `${question} (continuing from ${fromScope}: how ${focus.length === 1 ? "is" : "are"} ${focus.join(", ")} implemented here?)`;
 }

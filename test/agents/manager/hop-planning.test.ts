@@ -91,7 +91,8 @@ describe("nextScope and refineQuestion", () => {
 
   it("narrows the question to the symbols that led to the scope", () => {
     expect(refineQuestion("How is DMA set up?", null, [])).toBe("How is DMA set up?");
-    expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single"])).toBe("How is DMA set up? (continuing from drivers: how are dma_map_single implemented here?)");
+    expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single"])).toBe("How is DMA set up? (continuing from drivers: how is dma_map_single implemented here?)");
+    expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single", "dma_unmap_single"])).toMatch(/how are dma_map_single, dma_unmap_single implemented here\?\)$/);
   });
 });
 

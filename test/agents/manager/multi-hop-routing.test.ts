@@ -50,7 +50,7 @@ describe("evidence-following routes", () => {
     // first, then util along operators' lead to operate. "Observable" is the visited scope's own name, so
     // it asks for no more and core is not asked.
     expect(result.query_path).toEqual(["observable", "operators", "util"]);
-    expect(asked[1]?.task.task).toContain("how are switchMap implemented here?");
+    expect(asked[1]?.task.task).toContain("how is switchMap implemented here?");
     expect(result.knowledge_chain[2]?.focus).toEqual(["operate"]);
   });
 
