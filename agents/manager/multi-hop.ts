@@ -153,7 +153,8 @@ async function startScope(deps: MultiHopDeps, request: MultiHopRequest): Promise
     if (!deps.scopes.includes(request.from)) throw new MultiHopError("unknown_scope", `no worker serves scope "${request.from}"`);
     return request.from;
   }
-  // The names a question uses, else the scope it names ("the email parser"), else the best match of all.
+  // The only scope; else the names a question uses, else the scope it names ("the email parser"), else the best match of all.
+  if (deps.scopes.length === 1) return deps.scopes[0] as string;
   const start = scopeOfEntities(request.question, deps.ownership, deps.scopes) ?? scopeNamedIn(request.question, deps.scopes) ?? (await deps.bestScopeFor(request.question));
   if (!start) throw new MultiHopError("no_start", "the question names nothing any scope knows; give --from SCOPE");
   return start;

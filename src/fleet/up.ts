@@ -50,6 +50,9 @@ async function scopesFor(root: string, file: string | undefined, targetLines: nu
     }
   }
   const { files } = await scanScope({ root });
+  if (files.length === 0) {
+    throw new CliError(`found no source files under ${root} to give workers`, EXIT.dataError, "binary files, build output (dist/, build/, node_modules/) and VCS directories are skipped; point mesh up at a code base");
+  }
   return proposeScopes(files.map((f) => ({ path: f.path, lines: f.lines })), targetLines).map(({ name, paths }) => ({ name, paths }));
 }
 

@@ -138,6 +138,16 @@ describe("a fleet through the CLI", () => {
     const named = await mesh("ask", "anything", "--fleet", C_KERNEL_DIR);
     expect(named.code).toBe(69);
     expect(named.stderr).toMatch(/start one with `mesh up/);
+    // A directory with no source in it gets an error, not a fleet of no workers.
+    const empty = mkdtempSync(join(tmpdir(), "mesh-empty-"));
+    try {
+      const up = await mesh("up", empty);
+      expect(up.code).toBe(65);
+      expect(up.stderr).toMatch(/found no source files under/);
+      expect((await mesh("agents")).code).toBe(69);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it("runs N replicas per scope with --replicas, every one routable, and answers through them", { timeout: 120_000 }, async () => {

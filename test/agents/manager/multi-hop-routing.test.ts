@@ -75,6 +75,9 @@ describe("evidence-following routes", () => {
     const run = (question: string) => answerMultiHop({ ...deps(scopes, {}, []), bestScopeFor: async () => "distutils" }, { id: "s", question, maxHops: 1, mode: "evidence" });
     expect((await run("How does the email parser decode base64 payloads?")).query_path).toEqual(["email"]);
     expect((await run("How do I test the parser of base64 payloads?")).query_path).toEqual(["distutils"]);
+    // With one scope, every question starts there, even one that names nothing it knows.
+    const only = { ...deps({ app: [] }, {}, []), bestScopeFor: async () => null };
+    expect((await answerMultiHop(only, { id: "o", question: "what does f return?", maxHops: 1, mode: "evidence" })).query_path).toEqual(["app"]);
   });
 
   it("prefers the target when the evidence leads there, and stops at it", async () => {
