@@ -68,6 +68,27 @@ export function scopeOfEntities(question: string, map: Ownership, scopes: readon
   return ranked[0]?.[0] ?? null;
 }
 
+/** Shortest plain word taken as a possible name ("kmalloc", "schedule"; not "page" or "free"). */
+const MIN_PLAIN_NAME = 5;
+
+/**
+ * For a question whose names all read as words (C's `kmalloc`, `schedule`, `printk`): the scope that is
+ * the only one defining the most of its plain words, or null. A word several scopes define, a stopword
+ * or a generic word ("module", "function") says nothing about where to start.
+ */
+export function scopeOfPlainNames(question: string, map: Ownership, scopes: readonly string[]): string | null {
+  const votes = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const word of question.split(/[^A-Za-z0-9_$]+/)) {
+    if (word.length < MIN_PLAIN_NAME || seen.has(word) || STOPWORDS.has(word.toLowerCase()) || tokenize(word).every((term) => GENERIC_TERMS.has(term))) continue;
+    seen.add(word);
+    const owners = map.ownersOf(word).filter((owner) => scopes.includes(owner));
+    if (owners.length === 1) votes.set(owners[0] as string, (votes.get(owners[0] as string) ?? 0) + 1);
+  }
+  const best = [...votes].sort((a, b) => b[1] - a[1])[0];
+  return best ? best[0] : null;
+}
+
 /** Scope names too generic to be what a question's word means ("how do I test …"). */
 const GENERIC_SCOPE_NAMES = new Set(["root", "test", "tests", "src", "lib"]);
 

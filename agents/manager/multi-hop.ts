@@ -4,7 +4,7 @@
 // output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
-import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, relevantLeads, scopeNamedIn, scopeOfEntities, type Ownership } from "./hop-planning.js";
+import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, relevantLeads, scopeNamedIn, scopeOfEntities, scopeOfPlainNames, type Ownership } from "./hop-planning.js";
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 
@@ -153,9 +153,14 @@ async function startScope(deps: MultiHopDeps, request: MultiHopRequest): Promise
     if (!deps.scopes.includes(request.from)) throw new MultiHopError("unknown_scope", `no worker serves scope "${request.from}"`);
     return request.from;
   }
-  // The only scope; else the names a question uses, else the scope it names ("the email parser"), else the best match of all.
+  // The only scope; else the names a question uses (code-shaped, then plain words only one scope defines,
+  // like kmalloc), else the scope it names ("the email parser"), else the best match of all.
   if (deps.scopes.length === 1) return deps.scopes[0] as string;
-  const start = scopeOfEntities(request.question, deps.ownership, deps.scopes) ?? scopeNamedIn(request.question, deps.scopes) ?? (await deps.bestScopeFor(request.question));
+  const start =
+    scopeOfEntities(request.question, deps.ownership, deps.scopes) ??
+    scopeOfPlainNames(request.question, deps.ownership, deps.scopes) ??
+    scopeNamedIn(request.question, deps.scopes) ??
+    (await deps.bestScopeFor(request.question));
   if (!start) throw new MultiHopError("no_start", "the question names nothing any scope knows; give --from SCOPE");
   return start;
 }

@@ -75,6 +75,11 @@ describe("evidence-following routes", () => {
     const run = (question: string) => answerMultiHop({ ...deps(scopes, {}, []), bestScopeFor: async () => "distutils" }, { id: "s", question, maxHops: 1, mode: "evidence" });
     expect((await run("How does the email parser decode base64 payloads?")).query_path).toEqual(["email"]);
     expect((await run("How do I test the parser of base64 payloads?")).query_path).toEqual(["distutils"]);
+    // A C name that reads as a word (kmalloc) starts at the one scope defining it; defined twice, it says nothing.
+    const words = (owners: Record<string, string[]>) => ({ ...deps({ lib: [], mm: [] }, owners, []), bestScopeFor: async () => "lib" });
+    const kmalloc = "How does kmalloc get pages from the buddy allocator?";
+    expect((await answerMultiHop(words({ kmalloc: ["mm"] }), { id: "w", question: kmalloc, maxHops: 1, mode: "evidence" })).query_path).toEqual(["mm"]);
+    expect((await answerMultiHop(words({ kmalloc: ["mm", "lib"] }), { id: "w", question: kmalloc, maxHops: 1, mode: "evidence" })).query_path).toEqual(["lib"]);
     // With one scope, every question starts there, even one that names nothing it knows.
     const only = { ...deps({ app: [] }, {}, []), bestScopeFor: async () => null };
     expect((await answerMultiHop(only, { id: "o", question: "what does f return?", maxHops: 1, mode: "evidence" })).query_path).toEqual(["app"]);
