@@ -192,6 +192,19 @@ function termMatches(part: string, terms: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Words of scope names that say where, not what ("internal-scheduler" is named by "scheduler"). */
+const PLACE_WORDS = new Set(["internal", "src", "lib", "root", "pkg", "packages"]);
+
+/**
+ * Whether the question names a scope: every word of its name that says what it holds is a word of the
+ * question ("the net core" names `net-core`, "the scheduler" `internal-scheduler`; "the classic API" does
+ * not name `v4-classic-tests-3`). Numbers and place words (internal, src, lib) are left out.
+ */
+function isNamedIn(scope: string, asked: ReadonlySet<string>): boolean {
+  const meaningful = words(scope).filter((word) => /^[a-z]{2,}$/.test(word) && !PLACE_WORDS.has(word) && !GENERIC_TERMS.has(word));
+  return meaningful.length > 0 && meaningful.every((word) => asked.has(word));
+}
+
 /**
  * The leads that bear on the question: a symbol with a part of its name among the question's open terms
  * (`dma_alloc_coherent` for "allocate DMA buffers": dma, alloc; `kzalloc` too; `SMTP` for "smtplib"), or any lead into a scope whose name is a
@@ -203,7 +216,7 @@ export function relevantLeads(leads: ReadonlyMap<string, string[]>, question: st
   const asked = new Set(words(question));
   const out = new Map<string, string[]>();
   for (const [scope, symbols] of leads) {
-    const named = words(scope).some((word) => /^[a-z]{3,}$/.test(word) && asked.has(word) && !GENERIC_TERMS.has(word));
+    const named = isNamedIn(scope, asked);
     const kept = named ? symbols : symbols.filter((symbol) => tokenize(symbol).some((term) => termMatches(term, terms)));
     if (kept.length > 0) out.set(scope, kept);
   }

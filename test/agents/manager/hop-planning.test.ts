@@ -1,7 +1,7 @@
 // How a multi-hop question moves between scopes, on hand-made ownership: where it starts, which scope the
 // evidence points to next, and what the next hop is asked.
 import { describe, expect, it } from "vitest";
-import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
+import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion, relevantLeads, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
 import type { Citation } from "../../../agents/protocol/index.js";
 import { pathMatch } from "../../../agents/manager/scope-map.js";
 
@@ -93,6 +93,22 @@ describe("nextScope and refineQuestion", () => {
     expect(refineQuestion("How is DMA set up?", null, [])).toBe("How is DMA set up?");
     expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single"])).toBe("How is DMA set up? (continuing from drivers: how is dma_map_single implemented here?)");
     expect(refineQuestion("How is DMA set up?", "drivers", ["dma_map_single", "dma_unmap_single"])).toMatch(/how are dma_map_single, dma_unmap_single implemented here\?\)$/);
+  });
+});
+
+describe("relevantLeads", () => {
+  const none = ownership({});
+  const keep = (leads: Record<string, string[]>, question: string, visited: string[] = []) => Object.fromEntries(relevantLeads(new Map(Object.entries(leads)), question, none, new Set(visited)));
+
+  it("keeps a lead whose name shares a term with the question, and drops calls every type has", () => {
+    expect(keep({ dma: ["dma_alloc_coherent"], collections: ["startswith"], traceback: ["print"] }, "How does the e1000 driver allocate DMA buffers?")).toEqual({ dma: ["dma_alloc_coherent"] });
+    // Generic words (module, use) and the words of a visited scope's name ask for nothing.
+    expect(keep({ importlib: ["module"], distutils: ["Log"] }, "How does the logging module use handlers?", ["logging"])).toEqual({});
+  });
+
+  it("keeps every lead into a scope the question names by all its meaningful words", () => {
+    const leads = { "net-core": ["netif_rx"], "internal-scheduler": ["AsyncAction"], "v4-classic-tests-3": ["Shape"] };
+    expect(keep(leads, "How does e1000 hand packets to the net core, and the scheduler to the classic API?")).toEqual({ "net-core": ["netif_rx"], "internal-scheduler": ["AsyncAction"] });
   });
 });
 
