@@ -3,19 +3,35 @@ import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { realRoot } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
-import { fleetDirFor, pidAlive, readFleet, runningFleets, type FleetManifest } from "./fleet-dir.js";
+import { fleetDirFor, headlessFleets, pidAlive, readFleet, runningFleets, type FleetManifest } from "./fleet-dir.js";
 
 export const FLEET_REQUEST_TIMEOUT_MS = 120_000;
+
+/** A fleet whose workers run without their manager: say so, and how to get it back, rather than "no fleet". */
+function lostManager(fleet: FleetManifest, workersAlive: number): CliError {
+  const gone = fleet.manager ? `pid ${fleet.manager.pid} is gone` : "none was started";
+  return new CliError(
+    `the fleet for ${fleet.root} has lost its manager (${gone}); ${workersAlive} of its ${fleet.workers.length} workers still run`,
+    EXIT.unavailable,
+    `restart it with \`mesh up ${fleet.root}\` (running workers are kept), or stop them with \`mesh down ${fleet.root}\``,
+  );
+}
 
 export async function findFleet(root: string | undefined): Promise<{ dir: string; fleet: FleetManifest }> {
   if (root) {
     const real = await realRoot(root).catch(() => root);
     const dir = fleetDirFor(real);
     const fleet = readFleet(dir);
-    if (!fleet?.manager || !pidAlive(fleet.manager.pid)) throw new CliError(`no fleet is running for ${root}`, EXIT.unavailable, `start one with \`mesh up ${root}\``);
+    if (!fleet?.manager || !pidAlive(fleet.manager.pid)) {
+      const workersAlive = fleet?.workers.filter((w) => pidAlive(w.pid)).length ?? 0;
+      if (fleet && workersAlive > 0) throw lostManager(fleet, workersAlive);
+      throw new CliError(`no fleet is running for ${root}`, EXIT.unavailable, `start one with \`mesh up ${root}\``);
+    }
     return { dir, fleet };
   }
   const running = runningFleets();
+  const [headless, ...more] = running.length === 0 ? headlessFleets() : [];
+  if (headless && more.length === 0) throw lostManager(headless.fleet, headless.workersAlive);
   if (running.length === 0) throw new CliError("no fleet is running", EXIT.unavailable, "start one with `mesh up ROOT` (or `npm start` for the demo)");
   if (running.length > 1) {
     throw new CliError(`${running.length} fleets are running: ${running.map((f) => f.fleet.root).join(", ")}`, EXIT.usage, "name one with --fleet ROOT");

@@ -67,11 +67,27 @@ export function pidAlive(pid: number): boolean {
 }
 
 /** Fleets with a live manager process, newest first. */
-export function runningFleets(): { dir: string; fleet: FleetManifest }[] {
+/** Every fleet with a readable manifest under $MESH_HOME, running or not. */
+function knownFleets(): { dir: string; fleet: FleetManifest }[] {
   const base = join(meshHome(), "fleets");
   if (!existsSync(base)) return [];
   return readdirSync(base)
     .map((name) => ({ dir: join(base, name), fleet: readFleet(join(base, name)) }))
-    .filter((f): f is { dir: string; fleet: FleetManifest } => f.fleet !== null && f.fleet.manager !== null && pidAlive(f.fleet.manager.pid))
+    .filter((f): f is { dir: string; fleet: FleetManifest } => f.fleet !== null);
+}
+
+const managerAlive = (fleet: FleetManifest): boolean => fleet.manager !== null && pidAlive(fleet.manager.pid);
+
+/** Fleets whose manager is gone while some of their workers still run (a killed or crashed manager). */
+export function headlessFleets(): { dir: string; fleet: FleetManifest; workersAlive: number }[] {
+  return knownFleets()
+    .filter((f) => !managerAlive(f.fleet))
+    .map((f) => ({ ...f, workersAlive: f.fleet.workers.filter((w) => pidAlive(w.pid)).length }))
+    .filter((f) => f.workersAlive > 0);
+}
+
+export function runningFleets(): { dir: string; fleet: FleetManifest }[] {
+  return knownFleets()
+    .filter((f) => managerAlive(f.fleet))
     .sort((a, b) => b.fleet.started_at.localeCompare(a.fleet.started_at));
 }

@@ -125,6 +125,23 @@ describe("a fleet through the CLI", () => {
     expect(agents.agents.filter((a) => a.scope === "mm" && a.state === "alive")).toHaveLength(1);
   });
 
+  it("says so when the manager is gone but workers run, and mesh up brings the manager back", async () => {
+    const manager = fleetFile().manager;
+    process.kill(manager?.pid as number, "SIGKILL");
+    await expect.poll(() => alive(manager?.pid as number)).toBe(false);
+    const lost = await mesh("agents");
+    expect(lost.code).toBe(69);
+    expect(lost.stderr).toMatch(/has lost its manager \(pid \d+ is gone\); 4 of its 4 workers still run/);
+    expect(lost.stderr).toMatch(/restart it with `mesh up /);
+    expect((await mesh("ask", "anything", "--fleet", C_KERNEL_DIR)).stderr).toMatch(/has lost its manager/);
+    const back = JSON.parse((await mesh("up", C_KERNEL_DIR, "--json")).stdout) as { started: string[]; reused: string[] };
+    expect(back.started).toEqual(["manager"]);
+    expect(back.reused).toHaveLength(4);
+    pids.push(fleetFile().manager?.pid ?? -1);
+    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { state: string }[] };
+    expect(agents.agents).toHaveLength(4);
+  });
+
   it("stops everything on down, then reports that no fleet runs", async () => {
     const current = fleetFile();
     const running = [...current.workers.map((w) => w.pid), current.manager?.pid ?? -1];
