@@ -71,6 +71,11 @@ const MODULE_FILE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 /** Files that stand for their directory as a module: Python's package file, JavaScript's index. */
 const PACKAGE_FILE = /^(__init__|index)$/;
 const IMPORT_SECTIONS = new Set(["import", "include"]);
+/**
+ * Places importing a module the question names, cited as exact facts: that this scope uses `base64` is one
+ * fact, and three import lines saying it leave no room for the code that decodes.
+ */
+export const MAX_IMPORT_SITES = 1;
 
 /**
  * The dotted names under which files can be imported: urllib/request.py → "urllib.request",
@@ -119,11 +124,17 @@ function importsOneOf(doc: IndexDoc, modules: ReadonlySet<string>): boolean {
 function exactMatches(pgc: RetrievalPgc, identifiers: readonly string[], ownModules: ReadonlySet<string>, overlays: readonly Overlay[] | undefined): ExactMatch[] {
   const out: ExactMatch[] = [];
   const seen = new Set<string>();
+  const importSites = new Map<string, number>();
   const add = (match: ExactMatch): void => {
     if (seen.has(match.doc_id) || out.length >= MAX_EXACT_MATCHES) return;
     const doc = docOf(pgc, match.doc_id);
     if (overlays !== undefined && overlays.length > 0 && !overlays.includes(doc.overlay)) return;
     if (importsOneOf(doc, ownModules)) return;
+    if (IMPORT_SECTIONS.has(doc.section)) {
+      const sites = importSites.get(match.identifier) ?? 0;
+      if (sites >= MAX_IMPORT_SITES) return;
+      importSites.set(match.identifier, sites + 1);
+    }
     seen.add(match.doc_id);
     out.push(match);
   };
@@ -147,6 +158,8 @@ export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOpti
   assertCalibrationFits(pgc.calibration, pgc.index);
   const { names, ownModules } = lookups(namesIn(query), pgc.modules);
   const exact = exactMatches(pgc, names, ownModules, overlays);
+  // Import lines of a named module that were not taken as its one exact fact do not come back by similarity.
+  const named = new Set([...ownModules, ...names]);
   const hits: RetrievedHit[] = exact.slice(0, topK).map((match) => ({
     doc: docOf(pgc, match.doc_id),
     similarity: EXACT_SIMILARITY,
@@ -159,7 +172,7 @@ export function retrieve(pgc: RetrievalPgc, query: string, options: RetrieveOpti
   const searchK = Math.min(MAX_TOP_K, topK + hits.length);
   const result = pgc.index.search(query, { topK: searchK, ...(overlays === undefined ? {} : { overlays }) });
   const lexical = scoreHits(pgc.calibration, result.hits)
-    .filter((hit) => !taken.has(hit.doc_id) && !importsOneOf(docOf(pgc, hit.doc_id), ownModules))
+    .filter((hit) => !taken.has(hit.doc_id) && !importsOneOf(docOf(pgc, hit.doc_id), named))
     .sort((a, b) => b.similarity - a.similarity || b.score - a.score);
   for (const hit of lexical.slice(0, topK - hits.length)) {
     hits.push({

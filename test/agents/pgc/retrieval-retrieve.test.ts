@@ -162,6 +162,19 @@ describe("a module the question names by its dotted name", () => {
     expect(retrieve(pgcOf(mail), "how does SMTP work", { topK: 2 }).hits.every((h) => h.similarity_kind !== "exact")).toBe(true);
   });
 
+  it("cites one place importing another scope's module, not every one, so the code using it has room", () => {
+    const email = [
+      at("imp-a", "email/_encoded_words.py", "import", "base64", { doc: "outside this scope (base64.py)" }),
+      at("imp-b", "email/base64mime.py", "import", "base64", { doc: "outside this scope (base64.py)" }),
+      at("imp-c", "email/encoders.py", "import", "base64", { doc: "outside this scope (base64.py)" }),
+      at("decode_b", "email/_encoded_words.py", "call_chain", "decode_b", { signature: "decode_b → base64.b64decode", doc: "decode a base64 encoded word" }),
+      at("get_payload", "email/message.py", "method", "Message.get_payload", { doc: "Return the payload, decoded from base64 or quoted-printable when decode is true." }),
+    ];
+    const ids = retrieve(pgcOf(email), "How does the email parser decode base64 payloads?", { topK: 4 }).hits.map((h) => h.doc.id);
+    expect(ids.filter((id) => id.startsWith("imp-"))).toEqual(["imp-a"]);
+    expect(ids).toEqual(expect.arrayContaining(["decode_b", "get_payload"]));
+  });
+
   it("names the modules files can be imported as, with shorter dotted suffixes", () => {
     expect([...moduleNames(["urllib/request.py", "email/__init__.py", "src/util/index.ts", "src/util/strings.ts", "README.md"])].sort()).toEqual([
       "email",
