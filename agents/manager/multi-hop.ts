@@ -4,7 +4,10 @@
 // output travel to the next hop (seed 003); hop budget and cycles are guarded here and on the wire.
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
-import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion, relevantLeads, scopeNamedIn, scopeOfEntities, scopeOfPlainNames, type Ownership } from "./hop-planning.js";
+import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion } from "./hop-planning.js";
+import { relevantLeads } from "./lead-relevance.js";
+import type { Ownership } from "./question-names.js";
+import { scopeNamedIn, scopeOfEntities, scopeOfPlainNames } from "./start-scope.js";
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 

@@ -1,7 +1,10 @@
 // How a multi-hop question moves between scopes, on hand-made ownership: where it starts, which scope the
 // evidence points to next, and what the next hop is asked.
 import { describe, expect, it } from "vitest";
-import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion, relevantLeads, scopeOfEntities, type Ownership } from "../../../agents/manager/hop-planning.js";
+import { mentionedSymbols, namedElsewhere, nextScope, pointers, quotedCode, refineQuestion } from "../../../agents/manager/hop-planning.js";
+import { relevantLeads } from "../../../agents/manager/lead-relevance.js";
+import type { Ownership } from "../../../agents/manager/question-names.js";
+import { scopeOfEntities } from "../../../agents/manager/start-scope.js";
 import type { Citation } from "../../../agents/protocol/index.js";
 import { pathMatch } from "../../../agents/manager/scope-map.js";
 
@@ -104,6 +107,15 @@ describe("relevantLeads", () => {
     expect(keep({ dma: ["dma_alloc_coherent"], collections: ["startswith"], traceback: ["print"] }, "How does the e1000 driver allocate DMA buffers?")).toEqual({ dma: ["dma_alloc_coherent"] });
     // Generic words (module, use) and the words of a visited scope's name ask for nothing.
     expect(keep({ importlib: ["module"], distutils: ["Log"] }, "How does the logging module use handlers?", ["logging"])).toEqual({});
+  });
+
+  it("knows how code abbreviates a question's words (received: rcv, transmitted: xmit, find: lookup)", () => {
+    const leads = { ipv4: ["ip_rcv"], core: ["dev_queue_xmit"], hash: ["__inet_lookup_skb"], mm: ["kfree"] };
+    expect(keep(leads, "How is a frame received, and how does the stack find its socket before it is transmitted?")).toEqual({
+      ipv4: ["ip_rcv"],
+      core: ["dev_queue_xmit"],
+      hash: ["__inet_lookup_skb"],
+    });
   });
 
   it("keeps every lead into a scope the question names by all its meaningful words", () => {
