@@ -69,7 +69,7 @@ function buildTree(files: readonly SizedFile[]): DirNode {
   return root;
 }
 
-/** Files in order, cut into runs of at most `cap` lines (a file bigger than that is a run of its own). */
+/** Files in order, cut into runs of at most `cap` lines; a file bigger than that is a run of its own. */
 function runsUpTo(files: readonly SizedFile[], cap: number): SizedFile[][] {
   const runs: SizedFile[][] = [];
   let run: SizedFile[] = [];
@@ -90,12 +90,13 @@ function runsUpTo(files: readonly SizedFile[], cap: number): SizedFile[][] {
 /**
  * The files of a directory too big for one scope, in as few runs of at most `target` lines as filling
  * gives, but evened out: the smallest cap that still gives that many runs (no remainder of a few lines).
+ * Fewer runs never need a smaller cap, so the cap is found by bisection.
  */
 function balancedGroups(files: readonly SizedFile[], target: number): SizedFile[][] {
   if (files.length === 0) return [];
   const count = runsUpTo(files, target).length;
-  let low = Math.max(...files.map((file) => file.lines));
-  let high = Math.max(low, target);
+  let low = 0;
+  let high = target;
   while (low < high) {
     const mid = Math.floor((low + high) / 2);
     if (runsUpTo(files, mid).length <= count) high = mid;

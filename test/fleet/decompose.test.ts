@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mulberry32, randomInt } from "../../agents/pgc/retrieval/prng.js";
 import { autoTargetLines, proposeScopes } from "../../src/fleet/decompose.js";
 
 const f = (path: string, lines: number) => ({ path, lines });
@@ -68,5 +69,33 @@ describe("proposeScopes", () => {
     const packages = ["core", "http", "json", "cli", "db", "ui"].map((name) => f(`${name}/index.ts`, 4_000));
     expect(proposeScopes(packages).map((s) => s.name)).toEqual(["cli", "core", "db", "http", "json", "ui"]);
     expect(proposeScopes([f("core/index.ts", 2_000), f("http/index.ts", 2_000)])).toHaveLength(1);
+  });
+
+  it("on random trees, covers every file exactly once, keeps scopes under the target but for one big file, and names them validly", () => {
+    const random = mulberry32(42);
+    for (let trial = 0; trial < 200; trial++) {
+      const files = Array.from({ length: 1 + randomInt(random, 120) }, (_, i) => {
+        const depth = randomInt(random, 4);
+        const dirs = Array.from({ length: depth }, () => `d${randomInt(random, 5)}`);
+        const lines = randomInt(random, 10) === 0 ? randomInt(random, 30_000) : randomInt(random, 1_500);
+        return f([...dirs, `f${i}.c`].join("/"), lines);
+      });
+      const total = files.reduce((sum, file) => sum + file.lines, 0);
+      const target = randomInt(random, 2) === 0 ? undefined : 500 + randomInt(random, 20_000);
+      const scopes = proposeScopes(files, target);
+      const limit = target ?? autoTargetLines(total);
+      // Every file is under exactly one scope path.
+      for (const file of files) {
+        const owners = scopes.filter((s) => s.paths.some((p) => (p.endsWith("/") ? file.path.startsWith(p) : file.path === p)));
+        expect(owners, file.path).toHaveLength(1);
+      }
+      expect(scopes.reduce((sum, s) => sum + s.files, 0)).toBe(files.length);
+      expect(scopes.reduce((sum, s) => sum + s.lines, 0)).toBe(total);
+      for (const scope of scopes) {
+        if (scope.files > 1) expect(scope.lines, scope.name).toBeLessThanOrEqual(limit);
+        expect(`${scope.name}-12`).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/);
+      }
+      expect(new Set(scopes.map((s) => s.name)).size).toBe(scopes.length);
+    }
   });
 });
