@@ -6,6 +6,11 @@ import { entitiesIn, ownersOfEntity, words, type Ownership } from "./question-na
 /** Words of a question that name no code of their own: "module" in "the logging module" leads nowhere. */
 export const GENERIC_TERMS: ReadonlySet<string> = new Set(tokenize("module modules function functions method methods class classes code file files type types object objects value values data work works use uses used using call calls called handle handles implement implemented implementation"));
 
+/** A word as the tokenizer keys it ("destroy" → "destroi"), so it compares with a name's parts. */
+function stem(word: string): string {
+  return tokenize(word)[0] ?? word;
+}
+
 /**
  * How code spells what a question says in words (kernel and library habit): "received" leads to `ip_rcv`,
  * "transmit" to `dev_queue_xmit`, "find" to `__inet_lookup_skb`. Keyed by the question word's stem.
@@ -38,7 +43,7 @@ const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
     length: ["len"],
     error: ["err"],
     schedule: ["sched"],
-  }).map(([word, short]) => [tokenize(word)[0] as string, short]),
+  }).map(([word, short]) => [stem(word), short.map(stem)]),
 );
 
 /** A term with the abbreviations code uses for it. */

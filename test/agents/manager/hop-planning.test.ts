@@ -110,12 +110,14 @@ describe("relevantLeads", () => {
   });
 
   it("knows how code abbreviates a question's words (received: rcv, transmitted: xmit, find: lookup)", () => {
-    const leads = { ipv4: ["ip_rcv"], core: ["dev_queue_xmit"], hash: ["__inet_lookup_skb"], mm: ["kfree"] };
+    const leads = { ipv4: ["ip_rcv"], core: ["dev_queue_xmit"], hash: ["__inet_lookup_skb"], mm: ["kfree"], sched: ["qdisc_destroy"] };
     expect(keep(leads, "How is a frame received, and how does the stack find its socket before it is transmitted?")).toEqual({
       ipv4: ["ip_rcv"],
       core: ["dev_queue_xmit"],
       hash: ["__inet_lookup_skb"],
     });
+    // The abbreviation is compared as the tokenizer keeps it: "destroy" is stemmed like the name's part.
+    expect(keep(leads, "What happens when a discipline is deleted?")).toEqual({ sched: ["qdisc_destroy"] });
   });
 
   it("keeps every lead into a scope the question names by all its meaningful words", () => {
