@@ -73,6 +73,10 @@ describe("mesh scopes", () => {
     // Without --target-lines: an eighth of the code, at least 5,000 lines, so this small tree stays whole.
     const auto = JSON.parse((await mesh("scopes", C_KERNEL_DIR, "--json")).stdout) as typeof file;
     expect(auto.target_lines).toBe(5_000);
+    // Without --json the file is indented on stdout, and what it proposes is summed up on stderr.
+    const shown = await mesh("scopes", C_KERNEL_DIR);
+    expect(JSON.parse(shown.stdout)).toEqual(auto);
+    expect(shown.stderr).toMatch(/^mesh scopes: 1 scope for [\d,]+ lines \(at most 5,000 each, an eighth of the code within 5,000–50,000\): /);
     expect(auto.scopes).toHaveLength(1);
     expect(auto.scopes[0]?.paths).toEqual(expect.arrayContaining(["drivers/", "mm/", "net/", "kernel/", "include/"]));
     expect((await mesh("scopes")).code).toBe(64);

@@ -1,6 +1,6 @@
 // `mesh scopes ROOT`: propose a decomposition of a code base into scopes, as a scopes file to edit.
 import { scanScope } from "../../../agents/pgc/scan/index.js";
-import { AUTO_SCOPES, autoTargetLines, DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES, proposeScopes } from "../../fleet/decompose.js";
+import { AUTO_SCOPES, autoTargetLines, DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES, proposeScopes, type ProposedScope } from "../../fleet/decompose.js";
 import { optionalPositiveInt, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
 
@@ -36,10 +36,24 @@ export async function run(argv: string[]): Promise<number> {
     throw new CliError(`cannot read ${root}: ${(error as Error).message}`, EXIT.dataError);
   }
   const files = scanned.files.map((f) => ({ path: f.path, lines: f.lines }));
-  const target = given ?? autoTargetLines(files.reduce((sum, f) => sum + f.lines, 0));
+  const total = files.reduce((sum, f) => sum + f.lines, 0);
+  const target = given ?? autoTargetLines(total);
   const scopes = proposeScopes(files, target);
   const file = { root: scanned.rootReal, target_lines: target, scopes };
   if (values.json) printJson(file);
-  else process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+  else {
+    process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+    // The file goes to stdout (usually redirected); what it proposes is shown on the terminal.
+    process.stderr.write(`${summary(scopes, total, target, given === undefined)}\n`);
+  }
   return EXIT.ok;
+}
+
+const count = (n: number): string => n.toLocaleString("en-US");
+
+/** "22 scopes for 304,003 lines (at most 38,738 each, an eighth of the code): asyncio 13,978, …" */
+function summary(scopes: readonly ProposedScope[], total: number, target: number, automatic: boolean): string {
+  const why = automatic ? `at most ${count(target)} each, an eighth of the code within ${count(MIN_AUTO_TARGET_LINES)}–${count(DEFAULT_TARGET_LINES)}` : `at most ${count(target)} each`;
+  const list = scopes.map((s) => `${s.name} ${count(s.lines)}`).join(", ");
+  return `mesh scopes: ${scopes.length} scope${scopes.length === 1 ? "" : "s"} for ${count(total)} lines (${why}): ${list}`;
 }
