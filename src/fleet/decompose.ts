@@ -14,6 +14,20 @@ const SMALL_PIECE_DIVISOR = 10;
 const PACKED_SCOPE_DIVISOR = 4;
 /** A group of tiny pieces under target ÷ this (a loose index file, say) is leftovers, not a worker's scope. */
 const LEFTOVER_DIVISOR = 100;
+/**
+ * An automatic split giving more scopes than this many times the code's size in targets (and more than
+ * 4 × AUTO_SCOPES) packs harder: a monorepo of fifty 3,000-line packages gets about ten workers, not fifty.
+ */
+const CROWDED_FACTOR = 2;
+
+/** How packing treats siblings: pieces under target ÷ small are packed, up to target ÷ packed per scope. */
+interface PackRule {
+  small: number;
+  packed: number;
+}
+const KEEP_PACKAGES: PackRule = { small: SMALL_PIECE_DIVISOR, packed: PACKED_SCOPE_DIVISOR };
+/** For a crowded split: anything under half the target is packed, up to the target. */
+const PACK_HARD: PackRule = { small: 2, packed: 1 };
 
 /**
  * The target used when none is given: an eighth of the code base, at least MIN_AUTO_TARGET_LINES and at
@@ -144,9 +158,9 @@ function absorb(into: Piece, piece: Piece): void {
  * its own name. Leftovers (under a hundredth of the target, say a directory's loose index file) join
  * their smallest sibling that has room instead of becoming a worker of their own.
  */
-function pack(all: readonly Piece[], target: number): Piece[] {
-  const small = target / SMALL_PIECE_DIVISOR;
-  const packedMax = target / PACKED_SCOPE_DIVISOR;
+function pack(all: readonly Piece[], target: number, rule: PackRule = KEEP_PACKAGES): Piece[] {
+  const small = target / rule.small;
+  const packedMax = target / rule.packed;
   const leftover = target / LEFTOVER_DIVISOR;
   const byParent = new Map<string, Numbered[]>();
   all.forEach((piece, order) => {
@@ -214,10 +228,19 @@ function nameFor(piece: Piece, taken: Set<string>): string {
 }
 
 /** Scopes for `files`; without `targetLines`, the target is autoTargetLines of their total. */
+/**
+ * Scopes for `files`. Without `targetLines`, the target is autoTargetLines of their total, and a split
+ * crowded with packages (more than CROWDED_FACTOR scopes per target's worth of code, and more than
+ * 4 × AUTO_SCOPES) packs harder, as a given target never does.
+ */
 export function proposeScopes(files: readonly SizedFile[], targetLines?: number): ProposedScope[] {
   if (files.length === 0) return [];
   const tree = buildTree(files);
-  targetLines ??= autoTargetLines(tree.lines);
+  const target = targetLines ?? autoTargetLines(tree.lines);
+  const all = pieces(tree, target, "");
+  let packed = pack(all, target);
+  const crowded = Math.max(4 * AUTO_SCOPES, CROWDED_FACTOR * Math.ceil(tree.lines / target));
+  if (targetLines === undefined && packed.length > crowded) packed = pack(all, target, PACK_HARD);
   const taken = new Set<string>();
-  return pack(pieces(tree, targetLines, ""), targetLines).map((piece) => ({ name: nameFor(piece, taken), paths: piece.paths, files: piece.files, lines: piece.lines }));
+  return packed.map((piece) => ({ name: nameFor(piece, taken), paths: piece.paths, files: piece.files, lines: piece.lines }));
 }

@@ -71,6 +71,16 @@ describe("proposeScopes", () => {
     expect(proposeScopes([f("core/index.ts", 2_000), f("http/index.ts", 2_000)])).toHaveLength(1);
   });
 
+  it("packs a monorepo crowded with packages harder when it chose the target itself, not when given one", () => {
+    // 50 packages of 3,000 lines: 150,000 lines, target 18,750; each package is past a tenth of it.
+    const monorepo = Array.from({ length: 50 }, (_, i) => f(`packages/p${String(i).padStart(2, "0")}/index.ts`, 3_000));
+    const automatic = proposeScopes(monorepo);
+    expect(automatic.length).toBeLessThanOrEqual(4 * 8);
+    expect(automatic.length).toBeGreaterThanOrEqual(8);
+    expect(Math.max(...automatic.map((s) => s.lines))).toBeLessThanOrEqual(18_750);
+    expect(proposeScopes(monorepo, 18_750)).toHaveLength(50);
+  });
+
   it("on random trees, covers every file exactly once, keeps scopes under the target but for one big file, and names them validly", () => {
     const random = mulberry32(42);
     for (let trial = 0; trial < 200; trial++) {
