@@ -10,8 +10,10 @@ Propose how to split the code base at ROOT into scopes of at most N lines each: 
 whole while they fit (a subsystem or package stays one scope, named after it), larger ones are split
 along their subdirectories, only directories under a tenth of N are packed with their siblings, and a
 file is never split. Without --target-lines, N is an eighth of the code base (about ${AUTO_SCOPES} scopes or
-more), at least ${MIN_AUTO_TARGET_LINES} (smaller code is one scope) and at most ${DEFAULT_TARGET_LINES}. Binary files, build
-output and VCS directories are skipped. Prints a scopes file (JSON) to save and edit:
+more), at least ${MIN_AUTO_TARGET_LINES} (smaller code is one scope) and at most ${DEFAULT_TARGET_LINES}, and a tree crowded
+with packages is packed harder (fifty small packages make about ten scopes, not fifty). Binary files,
+build output and VCS directories are skipped. Prints a scopes file (JSON) to save and edit, and a
+summary on stderr:
 
   mesh scopes ~/linux > scopes.json
 
