@@ -247,7 +247,7 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
     }
     const next = nextHop(deps, request, leads, earlier, visited);
     remember(earlier, leads);
-    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope that bears on the question, and the question names nothing another one owns`;
+    if (!next) stoppedBecause = `the evidence in ${scope} points to no unvisited scope${request.to ? "" : " that bears on the question"}, and the question names nothing another one owns`;
     scope = next?.scope ?? null;
     focus = next?.focus ?? [];
   }
