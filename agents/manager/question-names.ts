@@ -22,12 +22,22 @@ export function entitiesIn(question: string): string[] {
   return [...new Set([...identifiers, ...paths].sort((a, b) => a.at - b.at).map((e) => e.name))];
 }
 
-/** The scopes owning what a question names: the symbol's definers, else the module's or path's scope. */
+/**
+ * The scopes owning what a question names: the symbol's definers, else the module's or path's scope. A
+ * dotted name whose whole is no module falls back to its longest module prefix: `os.path.join` → `os`
+ * (os.py), `json.dumps` → `json`.
+ */
 export function ownersOfEntity(map: Ownership, entity: string): readonly string[] {
   const definers = map.ownersOf(entity);
   if (definers.length > 0 || !map.ownersOfPath) return definers;
   if (entity.includes("/")) return map.ownersOfPath(entity.replace(/\/$/, ""));
-  return MODULE_NAME.test(entity) ? map.ownersOfPath(entity.replace(/\./g, "/")) : [];
+  if (!MODULE_NAME.test(entity)) return [];
+  const parts = entity.split(".");
+  for (let end = parts.length; end >= 1; end--) {
+    const owners = map.ownersOfPath(parts.slice(0, end).join("/"));
+    if (owners.length > 0) return owners;
+  }
+  return [];
 }
 
 /** Lower-case words of a scope name ("v4-classic" → v4, classic) or of a question. */

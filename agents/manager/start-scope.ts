@@ -4,11 +4,14 @@ import { STOPWORDS, tokenize } from "../pgc/retrieval/index.js";
 import { GENERIC_TERMS } from "./lead-relevance.js";
 import { entitiesIn, ownersOfEntity, words, type Ownership } from "./question-names.js";
 
+/** The least a scope must own of what a question names to be chosen for it: one name shared with one other scope. */
+const MIN_VOTES = 0.5;
+
 /**
  * The scope owning most of what the question names (symbols, modules, paths), or null when it names
  * nothing we know. A name several scopes define counts for each of them as a share (1/owners), so the
  * scope owning the names only it has wins; a tie goes to the scope whose name the question uses
- * ("classic", "mm"), then to the one named first.
+ * ("classic", "mm"), then to the one named first. Null too when the best holds less than MIN_VOTES.
  */
 export function scopeOfEntities(question: string, map: Ownership, scopes: readonly string[], answered: ReadonlySet<string> = new Set()): string | null {
   const votes = new Map<string, { votes: number; first: number }>();
@@ -26,7 +29,9 @@ export function scopeOfEntities(question: string, map: Ownership, scopes: readon
   const asked = new Set(words(question));
   const mentions = (scope: string) => words(scope).filter((word) => asked.has(word)).length;
   const ranked = [...votes].sort((a, b) => b[1].votes - a[1].votes || mentions(b[0]) - mentions(a[0]) || a[1].first - b[1].first || a[0].localeCompare(b[0]));
-  return ranked[0]?.[0] ?? null;
+  const best = ranked[0];
+  // Shares of names many scopes define (`join`, `__init__`) do not pick a scope: that would be a guess.
+  return best && best[1].votes >= MIN_VOTES ? best[0] : null;
 }
 
 /** Shortest plain word taken as a possible name ("kmalloc", "schedule"; not "page" or "free"). */

@@ -157,6 +157,13 @@ describe("modules and paths a question names", () => {
     expect(namedElsewhere(question, map, all, new Set(["asyncio_email_http"]))).toEqual({ scope: "json_urllib", focus: ["urllib.request"] });
   });
 
+  it("takes a dotted name that is no module to its longest module prefix, and guesses nothing from names many scopes define", () => {
+    // json.dumps: no json/dumps module, but json/ is json_urllib's.
+    expect(scopeOfEntities("Who calls json.dumps?", map, all)).toBe("json_urllib");
+    const join: Ownership = { ownersOf: (symbol) => (symbol === "join" ? ["json_urllib", "asyncio_email_http", "mm"] : []) };
+    expect(scopeOfEntities("How does `join` work?", join, all)).toBeNull();
+  });
+
   it("takes a path to its most specific scope", () => {
     expect(scopeOfEntities("What does mm/slab.c free?", map, all)).toBe("mm-2");
     expect(scopeOfEntities("What is in mm/page_alloc.c and net/ipv4/?", map, all)).toBe("mm");
