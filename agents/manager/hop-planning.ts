@@ -92,8 +92,12 @@ export function namedElsewhere(question: string, map: Ownership, scopes: readonl
   return { scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
 }
 
-/** The question a hop is asked: the original, narrowed to the symbols that led to this scope. */
-export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[]): string {
+/**
+ * The question a hop is asked: the original, narrowed to the symbols that led to this scope — how they
+ * are implemented here, or, for a scope calling them, where they are called.
+ */
+export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[], asked: "implemented" | "called" = "implemented"): string {
   if (!fromScope || focus.length === 0) return question;
-  return `${question} (continuing from ${fromScope}: how ${focus.length === 1 ? "is" : "are"} ${focus.join(", ")} implemented here?)`;
+  const names = `${focus.length === 1 ? "is" : "are"} ${focus.join(", ")}`;
+  return `${question} (continuing from ${fromScope}: ${asked === "called" ? `where ${names} called` : `how ${names} implemented`} here?)`;
 }

@@ -5,6 +5,7 @@
 import type { Citation, DelegatedTask, TaskResponse } from "../protocol/index.js";
 import { findQueryPath, type ScopeGraph } from "../../topology/index.js";
 import { MAX_FOCUS_SYMBOLS, namedElsewhere, nextScope, pointers, refineQuestion } from "./hop-planning.js";
+import { asksForCallers, nextCaller } from "./callers.js";
 import { relevantLeads } from "./lead-relevance.js";
 import type { Ownership } from "./question-names.js";
 import { scopeNamedIn, scopeOfEntities, scopeOfPlainNames } from "./start-scope.js";
@@ -94,10 +95,17 @@ function handoffFrom(previous: HopRecord | undefined): string | undefined {
   return `Key findings from scope ${previous.scope} (hop ${previous.hop}):\n${findings}\nFull output: ${previous.output_ref}`;
 }
 
-async function runHop(deps: MultiHopDeps, request: MultiHopRequest, chain: HopRecord[], scope: string, focus: string[]): Promise<{ record: HopRecord; response: TaskResponse }> {
+async function runHop(
+  deps: MultiHopDeps,
+  request: MultiHopRequest,
+  chain: HopRecord[],
+  scope: string,
+  focus: string[],
+  asked: "implemented" | "called" = "implemented",
+): Promise<{ record: HopRecord; response: TaskResponse }> {
   const previous = chain.at(-1);
   const hop = chain.length;
-  const question = refineQuestion(request.question, previous?.scope ?? null, focus);
+  const question = refineQuestion(request.question, previous?.scope ?? null, focus, asked);
   const task = hopTask(request, hop, question, focus, handoffFrom(previous));
   const trail = { path: [deps.managerId, ...chain.map((h) => h.agent)], hops: hop + 1, maxHops: request.maxHops };
   const dispatched = await deps.dispatch(scope, task, trail);
@@ -215,6 +223,8 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
   const chain: HopRecord[] = [];
   const visited = new Set<string>();
   const earlier = new Map<string, string[]>();
+  // "Who calls X?" without a target: from X's scope to the scopes calling it, not along X's own callees.
+  const callers = mode === "evidence" && !request.to && asksForCallers(request.question);
   let scope: string | null = from;
   let focus: string[] = [];
   let stoppedBecause = "";
@@ -224,7 +234,7 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
       break;
     }
     visited.add(scope);
-    const { record, response } = await runHop(deps, request, chain, scope, focus);
+    const { record, response } = await runHop(deps, request, chain, scope, focus, callers && chain.length > 0 ? "called" : "implemented");
     chain.push(record);
     const leads = pointers(response.grounding_evidence?.citations ?? [], record.key_findings, deps.ownership, scope);
     if (record.verdict.status === "rejected") {
@@ -244,6 +254,13 @@ export async function answerMultiHop(deps: MultiHopDeps, request: MultiHopReques
     if (request.to && scope === request.to) {
       stoppedBecause = `reached ${scope}`;
       break;
+    }
+    if (callers) {
+      const caller = nextCaller(request.question, deps.ownership, visited);
+      if (!caller) stoppedBecause = "no other scope calls what the question names";
+      scope = caller?.scope ?? null;
+      focus = caller?.focus ?? [];
+      continue;
     }
     const next = nextHop(deps, request, leads, earlier, visited);
     remember(earlier, leads);

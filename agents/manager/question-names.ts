@@ -5,6 +5,8 @@ export interface Ownership {
   ownersOf(symbol: string): readonly string[];
   /** Scopes owning a module or path a question names ("urllib/request", "net/ipv4"): the most specific only. */
   ownersOfPath?(path: string): readonly string[];
+  /** Scopes whose code calls a symbol defined elsewhere, with how many call sites (the references they report). */
+  callersOf?(symbol: string): readonly { scope: string; count: number }[];
 }
 
 /** A path written in a question: "mm/slab.c", "net/ipv4/" (at least one "/", no spaces). */

@@ -22,6 +22,8 @@ export class ScopeMap {
   /** scope → index revision the facts were fetched at. */
   private revisions = new Map<string, string>();
   private owners = new Map<string, string[]>();
+  /** symbol → scope → call sites, from the call references every scope reports leaving it. */
+  private callers = new Map<string, Map<string, number>>();
   /** The membership version at which the facts were last found current (a failed fetch never sets it). */
   private currentAt: number | undefined;
 
@@ -79,6 +81,15 @@ export class ScopeMap {
     this.revisions = revisions;
     this.owners = new Map();
     for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
+    this.callers = new Map();
+    for (const [scope, facts] of next) {
+      for (const reference of facts.references) {
+        if (reference.kind !== "call") continue;
+        const byScope = this.callers.get(reference.target) ?? new Map<string, number>();
+        byScope.set(scope, (byScope.get(scope) ?? 0) + (reference.count ?? 1));
+        this.callers.set(reference.target, byScope);
+      }
+    }
     const derived = deriveScopeGraph([...next.values()]);
     this.unresolvedValue = derived.unresolved;
     this.graphValue = this.overrides ? applyOverrides(derived.graph, this.overrides).graph : derived.graph;
@@ -94,6 +105,11 @@ export class ScopeMap {
   /** Scopes that define a symbol, from the facts. */
   ownersOf(symbol: string): readonly string[] {
     return this.owners.get(symbol) ?? [];
+  }
+
+  /** Scopes calling a symbol they do not define, most call sites first. */
+  callersOf(symbol: string): readonly { scope: string; count: number }[] {
+    return [...(this.callers.get(symbol) ?? [])].map(([scope, count]) => ({ scope, count })).sort((a, b) => b.count - a.count);
   }
 
   /**

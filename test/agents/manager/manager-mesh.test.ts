@@ -78,6 +78,17 @@ describe("the manager over the demo kernel", () => {
     expect(new Set(result.query_path).size).toBe(result.query_path.length);
   });
 
+  it("answers who calls a function: from the scope defining it to the scopes whose code calls it", async () => {
+    const result = await manager.ask("Who calls kmalloc?");
+    expect(result.query_path[0]).toBe("mm");
+    // kernel/workqueue.c calls kmalloc(); that hop is asked where, and cites the call.
+    const kernel = result.knowledge_chain.find((hop) => hop.scope === "kernel");
+    expect(kernel?.question).toMatch(/where is kmalloc called here\?\)$/);
+    expect(kernel?.key_findings.some((f) => f.includes("→ kmalloc") && f.includes("kernel/workqueue.c"))).toBe(true);
+    expect(kernel?.citations.some((c) => c.file_path === "kernel/workqueue.c")).toBe(true);
+    expect(result.safety.stopped_because).toBe("no other scope calls what the question names");
+  });
+
   it("cannot loop in the kernel ↔ mm cycle, following evidence with a large budget", async () => {
     const result = await manager.ask("How does alloc_pages wake kswapd through queue_work?", { from: "mm", maxHops: 20 });
     expect(new Set(result.query_path).size).toBe(result.query_path.length);

@@ -101,6 +101,22 @@ describe("evidence-following routes", () => {
   });
 });
 
+describe("questions about callers", () => {
+  it("goes from the scope defining the name to the scopes calling it, most calls first, and asks where it is called", async () => {
+    const asked: { scope: string; task: DelegatedTask }[] = [];
+    const evidence = { mm: ["function:kmalloc | file:mm/slab.c:19", "call_chain: kmalloc → alloc_pages"], kernel: [], drivers: [], net: [] };
+    const base = deps(evidence, { kmalloc: ["mm"], alloc_pages: ["mm"] }, asked);
+    const calls: Record<string, { scope: string; count: number }[]> = { kmalloc: [{ scope: "kernel", count: 3 }, { scope: "drivers", count: 1 }] };
+    const withCallers = { ...base, ownership: { ...base.ownership, callersOf: (symbol: string) => calls[symbol] ?? [] } };
+    const result = await answerMultiHop(withCallers, { id: "c", question: "Who calls kmalloc?", maxHops: 6, mode: "evidence" });
+    expect(result.query_path).toEqual(["mm", "kernel", "drivers"]);
+    expect(asked[1]?.task.task).toBe("Who calls kmalloc? (continuing from mm: where is kmalloc called here?)");
+    expect(result.safety.stopped_because).toBe("no other scope calls what the question names");
+    // "How does kmalloc work?" is not about callers: it stays with kmalloc's own evidence.
+    expect((await answerMultiHop(withCallers, { id: "h", question: "How does kmalloc work?", maxHops: 6, mode: "evidence" })).query_path).toEqual(["mm"]);
+  });
+});
+
 describe("briefFinding", () => {
   it("shortens an index line to what it names and where, and quotes an agent's own words as they are", () => {
     expect(briefFinding("function:innerFrom | params:1 | returns:Observable<T> | file:internal/observable/innerFrom.ts:16 — internal/observable/innerFrom.ts:16-42")).toBe(
