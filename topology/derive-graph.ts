@@ -22,6 +22,8 @@ export interface CodeReference {
   line: number;
   /** How many identical references this entry stands for (scopes aggregate them); 1 when absent. */
   count?: number;
+  /** Call: the module the callee came from, when the code says (`json` for `json.dumps(…)`). */
+  module?: string;
 }
 
 /** What one scope owns and what it refers to. */

@@ -24,7 +24,12 @@ function namesAsked(question: string, map: Ownership): string[] {
 export function nextCaller(question: string, map: Ownership, visited: ReadonlySet<string>): { scope: string; focus: string[] } | null {
   if (!map.callersOf) return null;
   const calls = new Map<string, { count: number; names: Set<string> }>();
-  for (const name of namesAsked(question, map)) {
+  const asked = namesAsked(question, map);
+  // A qualified name whose module the callers' code names (json.dumps) stands for its last part too:
+  // `dumps` alone would count pickle's callers as well.
+  const precise = asked.filter((name) => name.includes(".") && map.callersOf?.(name).length);
+  const covered = new Set(precise.map((name) => name.slice(name.lastIndexOf(".") + 1)));
+  for (const name of asked.filter((n) => !covered.has(n))) {
     for (const { scope, count } of map.callersOf(name)) {
       if (visited.has(scope)) continue;
       const entry = calls.get(scope) ?? { count: 0, names: new Set<string>() };

@@ -85,9 +85,13 @@ export class ScopeMap {
     for (const [scope, facts] of next) {
       for (const reference of facts.references) {
         if (reference.kind !== "call") continue;
-        const byScope = this.callers.get(reference.target) ?? new Map<string, number>();
-        byScope.set(scope, (byScope.get(scope) ?? 0) + (reference.count ?? 1));
-        this.callers.set(reference.target, byScope);
+        // Counted by name, and by module and name when the code says where it came from (json.dumps, not pickle's).
+        const qualified = reference.module && !reference.module.startsWith(".") ? [`${reference.module}.${reference.target}`] : [];
+        for (const name of [reference.target, ...qualified]) {
+          const byScope = this.callers.get(name) ?? new Map<string, number>();
+          byScope.set(scope, (byScope.get(scope) ?? 0) + (reference.count ?? 1));
+          this.callers.set(name, byScope);
+        }
       }
     }
     const derived = deriveScopeGraph([...next.values()]);

@@ -45,10 +45,10 @@ function aggregateReferences(references: readonly CrossScopeReference[]): CodeRe
   const byKey = new Map<string, CodeReference>();
   for (const r of references) {
     const target = r.resolved_outside ?? r.target;
-    const key = `${r.kind}\0${target}`;
+    const key = `${r.kind}\0${target}\0${r.module ?? ""}`;
     const seen = byKey.get(key);
     if (seen) seen.count = (seen.count ?? 1) + 1;
-    else byKey.set(key, { kind: r.kind, target, from_file: r.from_file, line: r.line, count: 1 });
+    else byKey.set(key, { kind: r.kind, target, from_file: r.from_file, line: r.line, count: 1, ...(r.module === undefined ? {} : { module: r.module }) });
   }
   return [...byKey.values()];
 }

@@ -71,6 +71,8 @@ export interface CrossScopeReference {
   spec?: string;
   /** Include/import: the root-relative file it resolves to outside the scope, when one exists under the root. */
   resolved_outside?: string;
+  /** Call: the module the callee came from, as the import spelled it (`json` for `json.dumps(…)` or `from json import dumps`). */
+  module?: string;
 }
 
 /** An include or import edge: `target` is the spec as written ("linux/dma.h", "../mm/x", "os.path"). */

@@ -9,6 +9,8 @@ export interface ParsedCall extends CallSite {
   local: boolean;
   /** TS/JS/Python: the module spec a plain callee was imported from. */
   imported_from?: string;
+  /** Python: a call through an imported module (`json.dumps(…)` after `import json`): that module's spec and the member called. */
+  module_member?: { module: string; member: string };
 }
 
 /** An include/import edge as parsed; `system` marks `#include <...>`. */

@@ -112,6 +112,14 @@ describe("questions about callers", () => {
     expect(result.query_path).toEqual(["mm", "kernel", "drivers"]);
     expect(asked[1]?.task.task).toBe("Who calls kmalloc? (continuing from mm: where is kmalloc called here?)");
     expect(result.safety.stopped_because).toBe("no other scope calls what the question names");
+    // A qualified name counts only the callers whose code names its module: json.dumps, not pickle's dumps.
+    const json = deps({ json: ["function:dumps | file:json/__init__.py:183"], logging: [], multiprocessing: [] }, { dumps: ["json"], "json.dumps": ["json"] }, []);
+    const byModule: Record<string, { scope: string; count: number }[]> = {
+      "json.dumps": [{ scope: "logging", count: 1 }],
+      dumps: [{ scope: "multiprocessing", count: 4 }, { scope: "logging", count: 2 }],
+    };
+    const jsonCallers = { ...json, ownership: { ...json.ownership, callersOf: (symbol: string) => byModule[symbol] ?? [] } };
+    expect((await answerMultiHop(jsonCallers, { id: "j", question: "What calls json.dumps?", maxHops: 6, mode: "evidence" })).query_path).toEqual(["json", "logging"]);
     // "How does kmalloc work?" is not about callers: it stays with kmalloc's own evidence.
     expect((await answerMultiHop(withCallers, { id: "h", question: "How does kmalloc work?", maxHops: 6, mode: "evidence" })).query_path).toEqual(["mm"]);
   });

@@ -133,8 +133,10 @@ describe("Python", () => {
     ]);
     expect(py.crossScopeReferences).toEqual([
       { kind: "import", target: "requests", spec: "requests", from_file: "inventory/pricing.py", line: 5 },
-      { kind: "call", target: "http_get", from_file: "inventory/pricing.py", line: 15, caller: "fetch_rates" },
+      { kind: "call", target: "http_get", from_file: "inventory/pricing.py", line: 15, caller: "fetch_rates", module: "requests" },
       { kind: "import", target: "yaml", spec: "yaml", from_file: "inventory/stock.py", line: 2 },
+      // `yaml.load(…)` after `import yaml`: a call through a module outside the scope.
+      { kind: "call", target: "load", from_file: "inventory/stock.py", line: 32, caller: "load_inventory", module: "yaml" },
     ]);
   });
 

@@ -45,6 +45,15 @@ describe.skipIf(!available)("a standard-library code base (Python 3.11's http, e
     expect(top.some((line) => /^import: http\.client\b/.test(line))).toBe(true);
   });
 
+  it("counts a call through another scope's module (email.utils.formatdate after import email.utils) as a call leaving the scope", () => {
+    const calls = http.crossScopeReferences.filter((r) => r.kind === "call");
+    expect(calls).toContainEqual(expect.objectContaining({ target: "formatdate", from_file: "http/server.py", module: "email.utils" }));
+    // http/client.py: `email.parser.Parser(_class=_class).parsestr(hstring)`.
+    expect(calls).toContainEqual(expect.objectContaining({ target: "Parser", from_file: "http/client.py" }));
+    // A module the root does not hold (socket) is not another scope's: its calls stay out.
+    expect(calls.map((c) => c.target)).not.toContain("create_connection");
+  });
+
   it("keeps standard modules the root does not hold (socket, io) out of the references", () => {
     const targets = http.crossScopeReferences.map((r) => r.spec ?? r.target);
     expect(targets).not.toContain("socket");
