@@ -5,6 +5,8 @@ export interface ImportBinding {
   module: string;
   /** The imported member, or null when the name is bound to the module itself (namespace, default, require). */
   member: string | null;
+  /** The name is the module's namespace (`import * as m`, `require("m")`, Python's `import m`): `m.f` is a member of the module. */
+  namespace?: boolean;
 }
 
 export type ImportBindings = Map<string, ImportBinding>;
@@ -12,6 +14,24 @@ export type ImportBindings = Map<string, ImportBinding>;
 /** Module spec without the `node:` scheme, as risk rules name it. */
 function canonicalModule(module: string): string {
   return module.startsWith("node:") ? module.slice("node:".length) : module;
+}
+
+/** Dotted names only ("email.utils.formatdate", "core.$constructor"): not `x[0].run` or a call on a call's result. */
+const DOTTED_CALLEE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/**
+ * A call through a module the file bound as a namespace (`json.dumps(…)` after `import json`, `np.array(…)`
+ * after `import numpy as np`, `core.$constructor(…)` after `import * as core from "../core"`): the module
+ * as the import spelled it, and the member called. `nested` lets the member sit in a submodule
+ * (Python's `email.utils.formatdate` after `import email.utils`); JavaScript modules have none.
+ */
+export function moduleMember(callee: string, plain: boolean, bindings: ImportBindings, nested: boolean): { module_member?: { module: string; member: string } } {
+  if (plain || !DOTTED_CALLEE.test(callee)) return {};
+  const head = callee.slice(0, callee.indexOf("."));
+  const binding = bindings.get(head);
+  const lastDot = callee.lastIndexOf(".");
+  if (!binding?.namespace || (!nested && lastDot !== head.length)) return {};
+  return { module_member: { module: binding.module + callee.slice(head.length, lastDot), member: callee.slice(lastDot + 1) } };
 }
 
 /**

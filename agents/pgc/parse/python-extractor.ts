@@ -6,7 +6,7 @@ import { cleanDocstring } from "./comment-text.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, type ImportBindings } from "./import-bindings.js";
+import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { readFromImport, readImport } from "./python-imports.js";
@@ -131,22 +131,6 @@ function onCall(state: PythonState, node: Node): void {
   state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller() });
 }
 
-/** Dotted names only: `email.utils.formatdate`, not `self.x[0].run` or a call on a call's result. */
-const DOTTED_CALLEE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
-
-/**
- * A call through a module the file imported (`import email.utils` … `email.utils.formatdate(…)`, `import
- * numpy as np` … `np.array(…)`): the module as the import spelled it, and the member called.
- */
-function moduleMember(callee: string, plain: boolean, bindings: ImportBindings): { module_member?: { module: string; member: string } } {
-  if (plain || !DOTTED_CALLEE.test(callee)) return {};
-  const head = callee.slice(0, callee.indexOf("."));
-  const binding = bindings.get(head);
-  if (!binding || binding.member !== null) return {};
-  const lastDot = callee.lastIndexOf(".");
-  return { module_member: { module: binding.module + callee.slice(head.length, lastDot), member: callee.slice(lastDot + 1) } };
-}
-
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
   const { ctx, bindings } = state;
   const binding = call.plain ? bindings.get(call.callee) : undefined;
@@ -159,7 +143,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     plain: call.plain,
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
-    ...moduleMember(call.callee, call.plain, bindings),
+    ...moduleMember(call.callee, call.plain, bindings, true),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);

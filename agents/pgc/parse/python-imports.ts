@@ -13,7 +13,7 @@ export function readImport(ctx: ExtractContext, node: Node, bindings: ImportBind
     if (!module) continue;
     ctx.out.imports.push({ kind: "import", target: module, file_path: ctx.path, line: startLine(node), system: false });
     const local = aliased ? name.childForFieldName("alias")?.text : module.split(".")[0];
-    if (local) bindings.set(local, { module: aliased ? module : local, member: null });
+    if (local) bindings.set(local, { module: aliased ? module : local, member: null, namespace: true });
   }
 }
 

@@ -5,7 +5,7 @@ import { JS_ASSERTION_NAMES } from "./assertion-names.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, type ImportBindings } from "./import-bindings.js";
+import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
@@ -195,6 +195,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     plain: call.plain,
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
+    ...moduleMember(call.callee, call.plain, bindings, false),
   });
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };

@@ -28,7 +28,7 @@ function bindClausePart(part: Node, module: string, bindings: ImportBindings): v
   if (part.type === "identifier") bindings.set(part.text, { module, member: null });
   else if (part.type === "namespace_import") {
     const name = realChildren(part).find((child) => child.type === "identifier");
-    if (name) bindings.set(name.text, { module, member: null });
+    if (name) bindings.set(name.text, { module, member: null, namespace: true });
   } else if (part.type === "named_imports") {
     for (const specifier of realChildren(part)) {
       const imported = specifier.childForFieldName("name")?.text;
@@ -47,7 +47,7 @@ export function readRequireCall(ctx: ExtractContext, call: Node, fn: Node, bindi
   const declarator = call.parent?.type === "variable_declarator" ? call.parent : null;
   const name = declarator?.childForFieldName("name");
   if (!name) return;
-  if (name.type === "identifier") bindings.set(name.text, { module, member: null });
+  if (name.type === "identifier") bindings.set(name.text, { module, member: null, namespace: true });
   else if (name.type === "object_pattern") bindPattern(name, module, bindings);
 }
 

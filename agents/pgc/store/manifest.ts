@@ -9,7 +9,7 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** Bump when the stored data's shape or the extraction rules change: old stores are rebuilt. */
 /** 2: standard-library imports the root itself holds became cross-scope references. */
 /** 3: module-level TS/JS values (`export const ZodString = …`) became symbols. */
-/** 4: Python calls through another scope's module (`json.dumps(…)` after `import json`) became cross-scope calls, and calls name their module. */
+/** 4: calls through another scope's module (Python `json.dumps(…)` after `import json`, JS `core.f(…)` after `import * as core`) became cross-scope calls, and calls name their module. */
 export const STORE_VERSION = 4;
 
 export const manifestSchema = z.object({

@@ -1,4 +1,7 @@
 // TypeScript and Python extraction on the small fixtures: symbols, docs, imports and references out of scope.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { extractFile, extractScope, type ScopeExtractionResult } from "../../../agents/pgc/overlays/index.js";
 import { PY_SMALL_DIR, TS_SMALL_DIR } from "../../fixtures/fixture-paths.js";
@@ -147,5 +150,34 @@ describe("Python", () => {
       line_start: 1,
       line_end: 4,
     });
+  });
+});
+
+describe("calls through another scope's module namespace", () => {
+  it("counts `core.make()` after `import * as core` (and require) as a call of make from that module; a default import's members are not", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mesh-ns-calls-"));
+    try {
+      mkdirSync(join(root, "core"));
+      mkdirSync(join(root, "classic"));
+      writeFileSync(join(root, "core/index.ts"), "export function make(): number { return 1; }\n");
+      writeFileSync(join(root, "core/util.ts"), "export default { helper(): number { return 2; } };\n");
+      writeFileSync(
+        join(root, "classic/a.ts"),
+        [
+          'import * as core from "../core/index.js";',
+          'import util from "../core/util.js";',
+          'const fs = require("../core/index.js");',
+          "export function build(): number {",
+          "  return core.make() + util.helper() + fs.make() + core.nested.deep();",
+          "}",
+          "",
+        ].join("\n"),
+      );
+      const classic = await extractScope({ root, scopePaths: ["classic/"], gitHistory: false });
+      const calls = classic.crossScopeReferences.filter((r) => r.kind === "call").map((r) => `${r.target}@${r.module ?? ""}`);
+      expect(calls).toEqual(["make@../core/index.js", "make@../core/index.js"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
