@@ -146,6 +146,13 @@ export function briefFinding(finding: string): string {
     const [, kind, what, where] = indexLine as unknown as [string, string, string, string];
     return `${kind === "call_chain" ? what : `${kind.replace(/_/g, " ")} ${what}`} (${where})`;
   }
+  // A chain of calls leaving the scope: "Call chain: a.c:f() → b.c:g() → h() [outside scope] — a.c:9-9".
+  const chain = /^Call chain: (.+?) — (\S+)$/.exec(finding);
+  if (chain) {
+    const [, steps, where] = chain as unknown as [string, string, string];
+    const names = steps.split(" → ").map((step) => /^(?:\S+:)?([^\s:(]+)\(\)(?: \[outside scope\])?$/.exec(step)?.[1] ?? step);
+    return `${names.join(" → ")} (${where})`;
+  }
   return finding.length > MAX_FINDING_CHARS ? `${finding.slice(0, MAX_FINDING_CHARS - 1)}…` : finding;
 }
 

@@ -134,6 +134,9 @@ describe("briefFinding", () => {
       "e1000_alloc_rx_buffers → dma_map_single (e1000_main.c:4412-4412)",
     );
     expect(briefFinding("doc_comment:kmalloc | allocate memory | file:mm/slab.c:3 — mm/slab.c:1-3")).toBe("doc comment kmalloc (mm/slab.c:1-3)");
+    expect(briefFinding("Call chain: include/linux/slab.h:kzalloc() → mm/slab.c:kmalloc() → pr_err() [outside scope] — mm/slab.c:22-22")).toBe(
+      "kzalloc → kmalloc → pr_err (mm/slab.c:22-22)",
+    );
     expect(briefFinding("Pages come from the buddy allocator.")).toBe("Pages come from the buddy allocator.");
     expect(briefFinding("x".repeat(300))).toHaveLength(160);
   });
