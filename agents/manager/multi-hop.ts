@@ -166,9 +166,22 @@ function synthesize(chain: readonly HopRecord[]): string {
   return `Path ${chain.map((h) => h.scope).join(" → ")}:\n${lines.join("\n")}`;
 }
 
+/** Scopes listed in full in an unknown-scope error; a larger fleet is summed up. */
+const LISTED_SCOPES = 12;
+
+/** A scope no worker serves: say which ones do, and the likeliest one meant ("driver" → drivers). */
+function unknownScope(name: string, scopes: readonly string[]): MultiHopError {
+  const lower = name.toLowerCase();
+  const near = scopes.filter((scope) => scope.toLowerCase().startsWith(lower) || lower.startsWith(scope.toLowerCase()) || scope.toLowerCase().includes(lower));
+  const sorted = [...scopes].sort();
+  const listed = sorted.length > LISTED_SCOPES ? `${sorted.slice(0, LISTED_SCOPES).join(", ")}, … (${sorted.length} in all; mesh agents lists them)` : sorted.join(", ");
+  const hint = near.length > 0 && near.length <= 3 ? `; did you mean ${near.map((s) => `"${s}"`).join(" or ")}?` : "";
+  return new MultiHopError("unknown_scope", `no worker serves scope "${name}" (scopes: ${listed || "none"})${hint}`);
+}
+
 async function startScope(deps: MultiHopDeps, request: MultiHopRequest): Promise<string> {
   if (request.from) {
-    if (!deps.scopes.includes(request.from)) throw new MultiHopError("unknown_scope", `no worker serves scope "${request.from}"`);
+    if (!deps.scopes.includes(request.from)) throw unknownScope(request.from, deps.scopes);
     return request.from;
   }
   // The only scope; else the names a question uses (code-shaped, then plain words only one scope defines,
@@ -184,7 +197,7 @@ async function startScope(deps: MultiHopDeps, request: MultiHopRequest): Promise
 }
 
 function plannedPath(deps: MultiHopDeps, from: string, to: string, maxHops: number): string[] {
-  if (!deps.scopes.includes(to)) throw new MultiHopError("unknown_scope", `no worker serves scope "${to}"`);
+  if (!deps.scopes.includes(to)) throw unknownScope(to, deps.scopes);
   const found = findQueryPath(deps.graph, from, to, { maxHops: maxHops - 1 });
   if (!found.ok) throw new MultiHopError(found.reason === "hop_limit" ? "hop_limit" : found.reason === "unknown_scope" ? "unknown_scope" : "no_path", found.detail);
   return [...found.path];

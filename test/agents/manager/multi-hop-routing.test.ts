@@ -101,6 +101,19 @@ describe("evidence-following routes", () => {
   });
 });
 
+describe("a scope no worker serves", () => {
+  it("is refused with the scopes that exist and the likeliest one meant", async () => {
+    const fleet = deps({ drivers: [], kernel: [], mm: [] }, {}, []);
+    await expect(answerMultiHop(fleet, { id: "u", question: "q", from: "driver", maxHops: 3, mode: "evidence" })).rejects.toMatchObject({
+      code: "unknown_scope",
+      message: 'no worker serves scope "driver" (scopes: drivers, kernel, mm); did you mean "drivers"?',
+    });
+    await expect(answerMultiHop(fleet, { id: "u", question: "q", from: "drivers", to: "memory", maxHops: 3 })).rejects.toMatchObject({
+      message: 'no worker serves scope "memory" (scopes: drivers, kernel, mm)',
+    });
+  });
+});
+
 describe("questions about callers", () => {
   it("goes from the scope defining the name to the scopes calling it, most calls first, and asks where it is called", async () => {
     const asked: { scope: string; task: DelegatedTask }[] = [];
