@@ -1,7 +1,8 @@
 // Where a multi-hop question goes, with the hops answered by a table instead of workers: the routing
 // rules alone (the same rules run over real worker processes in manager-mesh.test.ts).
 import { describe, expect, it } from "vitest";
-import { answerMultiHop, briefFinding, type MultiHopDeps } from "../../../agents/manager/multi-hop.js";
+import { briefFinding } from "../../../agents/manager/answer-synthesis.js";
+import { answerMultiHop, type MultiHopDeps } from "../../../agents/manager/multi-hop.js";
 import type { AgentInfo } from "../../../agents/manager/agents-directory.js";
 import type { Verdict } from "../../../agents/manager/validation/index.js";
 import { ScopeGraph } from "../../../topology/index.js";
