@@ -45,10 +45,20 @@ describe("request/reply between two nodes", () => {
   it("times out with a TimeoutError and cancels the handler on the peer", async () => {
     const a = await nodes.start({ id: "a", ...FAST_LIVENESS });
     const b = await nodes.start({ id: "b", seeds: [a.endpoint], ...FAST_LIVENESS });
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
     let aborted = false;
-    b.handle("hang", (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => { aborted = true; resolve(null); })));
+    b.handle("hang", (_args, ctx) => new Promise((resolve) => {
+      started();
+      ctx.signal.addEventListener("abort", () => { aborted = true; resolve(null); });
+    }));
     await expect.poll(() => aliveIds(a)).toEqual(["b"]);
-    await expect(a.request("b", "hang", {}, { timeoutMs: 300 })).rejects.toBeInstanceOf(TimeoutError);
+    // Long enough to reach b on a loaded machine (a request arriving past its deadline is dropped, and its
+    // handler never runs to be cancelled); the handler is known to run before the deadline is awaited.
+    const pending = a.request("b", "hang", {}, { timeoutMs: 2_000 });
+    pending.catch(() => undefined); // observed below, after the latch
+    await running;
+    await expect(pending).rejects.toBeInstanceOf(TimeoutError);
     await expect.poll(() => aborted).toBe(true);
   });
 
