@@ -1,7 +1,7 @@
 // "Who calls X?": after the scope defining X, the chain goes to the scopes whose code calls it, most
 // calls first, instead of following X's own callees (which answer how X works, not who uses it).
 import { STOPWORDS } from "../pgc/retrieval/index.js";
-import { entitiesIn, type Ownership } from "./question-names.js";
+import { entitiesIn, nameWords, type Ownership } from "./question-names.js";
 
 /** "Who calls X", "what uses X", "callers of X", "X is called by", "where is X called". */
 const CALLERS_QUESTION = /\b(who|what|which(\s+\w+)?)\s+(calls|uses|invokes)\b|\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
@@ -12,7 +12,7 @@ export function asksForCallers(question: string): boolean {
 
 /** What the question names: code-shaped names, and plain words some scope defines (C's `kmalloc`). */
 function namesAsked(question: string, map: Ownership): string[] {
-  const plain = question.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length >= 3 && !STOPWORDS.has(word.toLowerCase()) && map.ownersOf(word).length > 0);
+  const plain = nameWords(question).filter((word) => word.length >= 3 && !STOPWORDS.has(word.toLowerCase()) && map.ownersOf(word).length > 0);
   return [...new Set([...entitiesIn(question), ...plain])];
 }
 

@@ -1,7 +1,7 @@
 // Which of the leads a hop's evidence found bear on the question: evidence-following without a target
 // follows only those, so a call every type has (startswith, print) does not take the chain astray.
 import { tokenize } from "../pgc/retrieval/index.js";
-import { entitiesIn, ownersOfEntity, words, type Ownership } from "./question-names.js";
+import { entitiesIn, nameWords, ownersOfEntity, words, type Ownership } from "./question-names.js";
 
 /** Words of a question that name no code of their own: "module" in "the logging module" leads nowhere. */
 export const GENERIC_TERMS: ReadonlySet<string> = new Set(tokenize("module modules function functions method methods class classes code file files type types object objects value values data work works use uses used using call calls called handle handles implement implemented implementation"));
@@ -62,7 +62,7 @@ function openTerms(question: string, map: Ownership, visited: ReadonlySet<string
   let plain = question;
   for (const entity of entities) plain = plain.split(entity).join(" ");
   const visitedWords = new Set([...visited].flatMap((scope) => words(scope)));
-  const plainWords = plain.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length > 0 && !visitedWords.has(word.toLowerCase()));
+  const plainWords = nameWords(plain).filter((word) => !visitedWords.has(word.toLowerCase()));
   const open = entities.filter((entity) => !ownersOfEntity(map, entity).some((owner) => visited.has(owner)));
   const terms = [...plainWords.flatMap((word) => tokenize(word)), ...open.flatMap((entity) => tokenize(entity))].filter((term) => !GENERIC_TERMS.has(term));
   return new Set(terms.flatMap(spellings));

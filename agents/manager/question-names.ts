@@ -42,6 +42,11 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
   return [];
 }
 
+/** The name-shaped words of a text as written ("kmalloc", "SMTPHandler", "$ZodType"), in order. */
+export function nameWords(text: string): string[] {
+  return text.split(/[^A-Za-z0-9_$]+/).filter((word) => word.length > 0);
+}
+
 /** Lower-case words of a scope name ("v4-classic" → v4, classic) or of a question. */
 export function words(text: string): string[] {
   return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);

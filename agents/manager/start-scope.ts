@@ -2,7 +2,7 @@
 // one scope defines, or a scope it names by a word.
 import { STOPWORDS, tokenize } from "../pgc/retrieval/index.js";
 import { GENERIC_TERMS } from "./lead-relevance.js";
-import { entitiesIn, ownersOfEntity, words, type Ownership } from "./question-names.js";
+import { entitiesIn, nameWords, ownersOfEntity, words, type Ownership } from "./question-names.js";
 
 /** The least a scope must own of what a question names to be chosen for it: one name shared with one other scope. */
 const MIN_VOTES = 0.5;
@@ -45,7 +45,7 @@ const MIN_PLAIN_NAME = 5;
 export function scopeOfPlainNames(question: string, map: Ownership, scopes: readonly string[]): string | null {
   const votes = new Map<string, number>();
   const seen = new Set<string>();
-  for (const word of question.split(/[^A-Za-z0-9_$]+/)) {
+  for (const word of nameWords(question)) {
     if (word.length < MIN_PLAIN_NAME || seen.has(word) || STOPWORDS.has(word.toLowerCase()) || tokenize(word).every((term) => GENERIC_TERMS.has(term))) continue;
     seen.add(word);
     const owners = map.ownersOf(word).filter((owner) => scopes.includes(owner));
