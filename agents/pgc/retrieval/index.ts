@@ -26,6 +26,7 @@ export type {
 } from "./calibration-format.js";
 export type { ReliabilityBin } from "./reliability.js";
 export { tokenize, splitIdentifier } from "./tokenizer.js";
+export { termForms } from "./abbreviations.js";
 export { porterStem } from "./stemmer.js";
 export { identifiersInQuery } from "./query-identifiers.js";
 export { STOPWORDS } from "./stopwords.js";

@@ -1,0 +1,73 @@
+// A question parsed once, into the one value the whole search carries: its intent, the code names it
+// uses, and its weighted terms. The manager parses; workers receive it on the wire (protocol/search.ts).
+import { identifiersInQuery, termForms, tokenize } from "../pgc/retrieval/index.js";
+
+export type QuestionIntent = "how" | "callers";
+
+export interface QuestionTerm {
+  /** The term as the tokenizer keys it (stemmed, lower-case; a whole identifier stays whole). */
+  term: string;
+  /** Other spellings code uses for it (receive → rcv, recv, rx). */
+  forms: string[];
+  /** How much covering this term is worth: the prior below, times the fleet's rarity once known. */
+  weight: number;
+  /** The term comes from a code-shaped name the question writes (`tcp_sendmsg`, `SMTP.send_message`). */
+  name: boolean;
+}
+
+export interface ParsedQuestion {
+  text: string;
+  intent: QuestionIntent;
+  /** Code identifiers the question writes, in order (a qualified one also by its last part). */
+  names: string[];
+  terms: QuestionTerm[];
+}
+
+/** Words that say what kind of answer is wanted, not what it is about ("what path does … take"). */
+const QUESTION_NOISE: ReadonlySet<string> = new Set(
+  tokenize(
+    "how what path take takes taken way ways step steps flow work works happen happens get gets go goes reach reaches end ends " +
+      "code function functions method methods class classes module modules file files implement implemented implementation " +
+      "use uses used using call calls called caller callers invoke invokes thing things done make makes made describe explain " +
+      "show tell where which who whom why to",
+  ),
+);
+
+/** "Who calls X", "what uses X", "callers of X", "X is called by", "where is X called". */
+const CALLERS_QUESTION = /\b(who|what|which(\s+\w+)?)\s+(calls|uses|invokes)\b|\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
+
+/** A code-shaped name the user wrote weighs this many times a plain word: it is the most precise anchor there is. */
+export const NAME_TERM_PRIOR = 2;
+
+/**
+ * The subject of "how does X do Y through Z" is X: English puts it first. The k-th distinct content term
+ * (from 0) gets 1 + 1/(k + 1): the first ×2, the second ×1.5, then fading towards ×1.
+ */
+export function positionPrior(position: number): number {
+  return 1 + 1 / (position + 1);
+}
+
+function intentOf(text: string): QuestionIntent {
+  return CALLERS_QUESTION.test(text) ? "callers" : "how";
+}
+
+/** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
+export function parseQuestion(text: string): ParsedQuestion {
+  const names = identifiersInQuery(text);
+  const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
+  const terms: QuestionTerm[] = [];
+  const seen = new Set<string>();
+  for (const term of tokenize(text)) {
+    if (seen.has(term) || QUESTION_NOISE.has(term)) continue;
+    seen.add(term);
+    const name = nameTerms.has(term);
+    const weight = positionPrior(terms.length) * (name ? NAME_TERM_PRIOR : 1);
+    terms.push({ term, forms: [...termForms(term)], weight, name });
+  }
+  return { text, intent: intentOf(text), names, terms };
+}
+
+/** The total weight of a question's terms (what full coverage is worth). */
+export function totalWeight(question: Pick<ParsedQuestion, "terms">): number {
+  return question.terms.reduce((sum, t) => sum + t.weight, 0);
+}

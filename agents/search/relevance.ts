@@ -1,0 +1,129 @@
+// The one scoring model of the search. Every decision — where a question starts, which call or exit a
+// path follows, when it stops — is this function of the question's weighted terms and a place in the
+// code, and each score can say which terms it matched where.
+import type { ParsedQuestion, QuestionTerm } from "./question.js";
+
+/** Where in a function's description a question term can be found, from most to least telling. */
+export type Field = "name" | "container" | "file" | "dir" | "doc" | "body";
+
+/**
+ * How much a match in each field says that the function is about the term: its own name says most; its
+ * class, file and directory say what it belongs to; its doc comment describes it; its body only uses it.
+ */
+export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { name: 1, container: 0.8, file: 0.7, dir: 0.5, doc: 0.4, body: 0.15 };
+
+/** One field's terms (tokenizer output) of a place in the code. */
+export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
+
+/** Shortest term that may match as the start of a longer one ("pars" of "parser", "smtp" of "smtplib"). */
+export const MIN_PREFIX_TERM = 4;
+/** Shortest term that may match inside a longer one ("alloc" in "kzalloc"; "read" not in "thread"). */
+export const MIN_INNER_TERM = 5;
+/** A prefix or inner match says less than the whole word. */
+export const PARTIAL_MATCH = 0.7;
+
+export interface TermMatch {
+  term: string;
+  field: Field;
+  /** The field's term it matched (a spelling like "rx" for "receiv"). */
+  matched: string;
+  /** FIELD_STRENGTH of the field, times PARTIAL_MATCH for a prefix or inner match. */
+  strength: number;
+}
+
+/** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
+function wordMatch(term: QuestionTerm, word: string): number {
+  if (word === term.term || term.forms.includes(word)) return 1;
+  for (const spelling of [term.term, ...term.forms]) {
+    const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];
+    if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
+    if (spelling.length >= MIN_INNER_TERM && word.includes(spelling)) return PARTIAL_MATCH;
+  }
+  return 0;
+}
+
+function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>): TermMatch | null {
+  if (words.has(term.term)) return { term: term.term, field, matched: term.term, strength: FIELD_STRENGTH[field] };
+  let best: TermMatch | null = null;
+  for (const word of words) {
+    const quality = wordMatch(term, word);
+    if (quality === 0) continue;
+    const strength = FIELD_STRENGTH[field] * quality;
+    if (!best || strength > best.strength) best = { term: term.term, field, matched: word, strength };
+    if (quality === 1) break;
+  }
+  return best;
+}
+
+/** For each question term, its strongest match in the place's fields (terms it does not match are left out). */
+export function matchTerms(question: Pick<ParsedQuestion, "terms">, fields: FieldTerms): TermMatch[] {
+  const out: TermMatch[] = [];
+  for (const term of question.terms) {
+    let best: TermMatch | null = null;
+    for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
+      const words = fields[field];
+      if (!words || words.size === 0 || (best && best.strength >= FIELD_STRENGTH[field])) continue;
+      const match = bestInField(term, field, words);
+      if (match && (!best || match.strength > best.strength)) best = match;
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/** How strongly each question term is covered so far (0 when not at all). */
+export type Coverage = ReadonlyMap<string, number>;
+
+export const NO_COVERAGE: Coverage = new Map();
+
+function weights(question: Pick<ParsedQuestion, "terms">): { byTerm: Map<string, number>; total: number } {
+  const byTerm = new Map(question.terms.map((t) => [t.term, t.weight]));
+  return { byTerm, total: question.terms.reduce((sum, t) => sum + t.weight, 0) };
+}
+
+/** Relevance: the weighted share of the question a place matches, in [0, 1]. */
+export function relevance(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): number {
+  return gain(question, matches, NO_COVERAGE);
+}
+
+/** Gain: the weighted share of the question a place adds beyond what is already covered, in [0, 1]. */
+export function gain(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], covered: Coverage): number {
+  const { byTerm, total } = weights(question);
+  if (total <= 0) return 0;
+  let sum = 0;
+  for (const m of matches) sum += (byTerm.get(m.term) ?? 0) * Math.max(0, m.strength - (covered.get(m.term) ?? 0));
+  return sum / total;
+}
+
+/** The coverage after a place's matches are added. */
+export function cover(covered: Coverage, matches: readonly TermMatch[]): Map<string, number> {
+  const next = new Map(covered);
+  for (const m of matches) if (m.strength > (next.get(m.term) ?? 0)) next.set(m.term, m.strength);
+  return next;
+}
+
+/** The weighted share of the question a coverage holds, in [0, 1]. */
+export function coverageShare(question: Pick<ParsedQuestion, "terms">, covered: Coverage): number {
+  const { byTerm, total } = weights(question);
+  if (total <= 0) return 0;
+  let sum = 0;
+  for (const [term, strength] of covered) sum += (byTerm.get(term) ?? 0) * strength;
+  return sum / total;
+}
+
+/**
+ * A step's worth, for a path's next call and the chain's next exit alike: what it adds to the question's
+ * coverage, plus RELEVANCE_CARRY of its own relevance, so a step that names the question's subject again
+ * (jbd2's journal start after ext4's wrapper of it) is still followed, while a call that adds nothing and
+ * names nothing of the question (a lock, a print) scores 0.
+ */
+export const RELEVANCE_CARRY = 0.5;
+
+export function stepScore(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], covered: Coverage): number {
+  return gain(question, matches, covered) + RELEVANCE_CARRY * relevance(question, matches);
+}
+
+/** "e1000 (name), receiv as rx (name), driver (dir)": why a place scored what it did. */
+export function explainMatches(matches: readonly TermMatch[]): string {
+  return matches.map((m) => `${m.term}${m.matched === m.term ? "" : ` as ${m.matched}`} (${m.field})`).join(", ");
+}

@@ -1,0 +1,76 @@
+// The one scoring model of the search: how a question is parsed, and how a place in the code scores.
+import { describe, expect, it } from "vitest";
+import { parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, relevance, stepScore } from "../../../agents/search/relevance.js";
+import { withRarity } from "../../../agents/manager/search/entry-round.js";
+
+const words = (...list: string[]) => new Set(list);
+
+describe("parseQuestion", () => {
+  it("keeps the terms that say what the question is about, in order, and drops the ones that say what kind of answer it wants", () => {
+    const q = parseQuestion("What path does a packet take from the e1000 driver to the network stack?");
+    expect(q.terms.map((t) => t.term)).toEqual(["packet", "e1000", "driver", "network", "stack"]);
+    expect(q.intent).toBe("how");
+  });
+
+  it("weighs the subject first and a written code name double", () => {
+    const q = parseQuestion("How does tcp_sendmsg queue data?");
+    const [first, ...rest] = q.terms;
+    expect(first?.name).toBe(true);
+    expect(first?.weight).toBe(positionPrior(0) * 2);
+    expect(rest.every((t) => t.weight < (first?.weight ?? 0))).toBe(true);
+  });
+
+  it("gives each term the spellings code uses for it, from the tokenizer's table", () => {
+    const q = parseQuestion("How is a received packet handled?");
+    expect(q.terms.find((t) => t.term === "receiv")?.forms).toEqual(expect.arrayContaining(["rcv", "rx"]));
+    expect(q.terms.find((t) => t.term === "packet")?.forms).toContain("skb");
+  });
+
+  it("knows a who-calls question", () => {
+    expect(parseQuestion("Who calls kmalloc?").intent).toBe("callers");
+    expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");
+    expect(parseQuestion("How does kmalloc work?").intent).toBe("how");
+  });
+});
+
+describe("the relevance model", () => {
+  const q = parseQuestion("How does the e1000 driver allocate DMA buffers?");
+
+  it("matches a term by its strongest field, and a spelling or a prefix for less", () => {
+    const matches = matchTerms(q, { name: words("e1000", "alloc", "rx", "buffer"), dir: words("driver", "net"), doc: words("dma") });
+    const byTerm = Object.fromEntries(matches.map((m) => [m.term, m]));
+    expect(byTerm["e1000"]?.strength).toBe(FIELD_STRENGTH.name);
+    expect(byTerm["driver"]?.field).toBe("dir");
+    expect(byTerm["dma"]?.strength).toBe(FIELD_STRENGTH.doc);
+    const prefix = matchTerms(parseQuestion("the parser"), { name: words("pars") });
+    expect(prefix[0]?.strength).toBeCloseTo(PARTIAL_MATCH);
+    expect(explainMatches(matches)).toContain("driver (dir)");
+  });
+
+  it("scores a function that names the question above one that only sits near it, and nothing for no match", () => {
+    const named = relevance(q, matchTerms(q, { name: words("e1000", "alloc", "rx", "buffer"), dir: words("driver") }));
+    const near = relevance(q, matchTerms(q, { dir: words("driver", "e1000") }));
+    expect(named).toBeGreaterThan(near);
+    expect(near).toBeGreaterThan(0);
+    expect(relevance(q, matchTerms(q, { name: words("spin", "lock") }))).toBe(0);
+  });
+
+  it("counts only what a step adds to the coverage, plus half its relevance", () => {
+    const first = matchTerms(q, { name: words("e1000", "alloc") });
+    const covered = cover(new Map(), first);
+    expect(gain(q, first, covered)).toBe(0);
+    expect(stepScore(q, first, covered)).toBeCloseTo(0.5 * relevance(q, first));
+    const dma = matchTerms(q, { name: words("dma", "map") });
+    expect(gain(q, dma, covered)).toBeGreaterThan(0);
+    expect(coverageShare(q, cover(covered, dma))).toBeGreaterThan(coverageShare(q, covered));
+  });
+
+  it("scales weights by how rare each term is across the fleet, never to zero", () => {
+    const scaled = withRarity(q, [{ nodes: 1000, df: { e1000: 5, driver: 900, alloc: 50, dma: 40, buffer: 100 } }]);
+    const weight = (term: string) => scaled.terms.find((t) => t.term === term)?.weight ?? 0;
+    const prior = (term: string) => q.terms.find((t) => t.term === term)?.weight ?? 0;
+    expect(weight("e1000") / prior("e1000")).toBeGreaterThan(weight("driver") / prior("driver"));
+    expect(weight("driver")).toBeGreaterThan(0);
+  });
+});
