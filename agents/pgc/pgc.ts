@@ -8,6 +8,8 @@ import { moduleNames, retrieve, type EdgeMap, type RetrievalPgc } from "./retrie
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
+import { CallGraph } from "./callgraph/call-graph.js";
+import { ScopeSearch } from "./callgraph/scope-search.js";
 
 export interface PgcQueryOptions {
   overlays?: readonly OverlayId[];
@@ -58,6 +60,7 @@ export class Pgc {
   private readonly retrieval: RetrievalPgc;
   private readonly reader: FileReader;
   private readonly available: readonly Overlay[];
+  private searchValue: ScopeSearch | null = null;
 
   constructor(
     readonly scope: string,
@@ -97,6 +100,17 @@ export class Pgc {
   /** Re-hash cited lines against the files as they are now (a replica checking another's citations). */
   async verifyCitations(citations: readonly Pick<Citation, "file_path" | "line_start" | "line_end" | "sha256">[]): Promise<boolean[]> {
     return Promise.all(citations.map((c) => verifyCitation(this.data.root, c)));
+  }
+
+  /** The call-graph search of this scope (ops `entry`, `expand`); its graph is built on first use. */
+  search(): ScopeSearch {
+    if (!this.searchValue) {
+      const bodies = new Map<string, string>();
+      for (const doc of this.data.docs) if (doc.overlay === "O1" && doc.fields.body !== undefined) bodies.set(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`, doc.fields.body);
+      const graph = new CallGraph(this.data);
+      this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "");
+    }
+    return this.searchValue;
   }
 
   /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */

@@ -1,0 +1,151 @@
+// A scope's call graph at function level, built from the stored extraction: every function, method,
+// function-like macro and class is a node; each call inside one is an edge to the node it resolves to
+// in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
+import type { CallSite, CodeSymbol, CrossScopeReference } from "../types.js";
+import type { ScopeData } from "../store/open-pgc.js";
+import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
+import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
+
+export interface GraphNode {
+  id: number;
+  /** The name as defined (`send_message`). */
+  name: string;
+  /** `SMTP.send_message` for a method, else the name. */
+  qualified: string;
+  kind: CodeSymbol["kind"];
+  container?: string;
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  terms: NodeFieldTerms;
+}
+
+/** A call from one node to another inside the scope, at `line` of the caller's file. */
+export interface LocalEdge {
+  to: number;
+  line: number;
+  callee: string;
+}
+
+/** A call leaving the scope: the called name, the module it came from when the code says, and where. */
+export interface ExitEdge {
+  /** The called name's last part (`b64encode` for `base64.b64encode(…)`). */
+  target: string;
+  /** The callee as written at the call site. */
+  callee: string;
+  module?: string;
+  line: number;
+  /** How the exit was found: a reference the extraction resolved as leaving the scope, or a member call (`obj.m()`) whose `m` the scope does not define. */
+  via: "reference" | "member";
+}
+
+/** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
+const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
+
+export class CallGraph {
+  readonly nodes: GraphNode[] = [];
+  private readonly out = new Map<number, LocalEdge[]>();
+  private readonly exits = new Map<number, ExitEdge[]>();
+  private readonly byName = new Map<string, number[]>();
+
+  constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs">) {
+    for (const symbol of data.symbols) {
+      if (!NODE_KINDS.has(symbol.kind) || (symbol.kind === "macro" && symbol.params === undefined)) continue;
+      const id = this.nodes.length;
+      const qualified = symbol.kind === "method" && symbol.container ? `${symbol.container.split(/::|\./).at(-1)}.${symbol.name}` : symbol.name;
+      this.nodes.push({
+        id,
+        name: symbol.name,
+        qualified,
+        kind: symbol.kind,
+        ...(symbol.container ? { container: symbol.container } : {}),
+        file_path: symbol.file_path,
+        line_start: symbol.line_start,
+        line_end: symbol.line_end,
+        terms: fieldTermsOf(symbol),
+      });
+      this.byName.set(symbol.name, [...(this.byName.get(symbol.name) ?? []), id]);
+    }
+    this.link(data.calls, data.crossScopeReferences);
+  }
+
+  named(name: string): readonly GraphNode[] {
+    return (this.byName.get(name) ?? []).map((id) => this.nodes[id] as GraphNode);
+  }
+
+  callsOf(id: number): readonly LocalEdge[] {
+    return this.out.get(id) ?? [];
+  }
+
+  exitsOf(id: number): readonly ExitEdge[] {
+    return this.exits.get(id) ?? [];
+  }
+
+  /** Nodes whose body calls `target` (by its last name part), with the call line: the callers of a name. */
+  callersOf(target: string): { node: GraphNode; line: number; callee: string }[] {
+    const out: { node: GraphNode; line: number; callee: string }[] = [];
+    for (const [from, edges] of this.out) for (const e of edges) if (lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee });
+    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee });
+    return out.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
+  }
+
+  /** The innermost node whose lines hold `line` of `file`. */
+  enclosing(file: string, line: number): GraphNode | null {
+    let best: GraphNode | null = null;
+    for (const id of this.fileNodes().get(file) ?? []) {
+      const node = this.nodes[id] as GraphNode;
+      if (node.line_start > line) break;
+      if (node.line_end >= line && node.kind !== "class" && (!best || node.line_start >= best.line_start)) best = node;
+    }
+    return best;
+  }
+
+  private fileNodesValue: Map<string, number[]> | null = null;
+
+  private fileNodes(): Map<string, number[]> {
+    if (this.fileNodesValue) return this.fileNodesValue;
+    const byFile = new Map<string, number[]>();
+    for (const node of this.nodes) byFile.set(node.file_path, [...(byFile.get(node.file_path) ?? []), node.id]);
+    for (const ids of byFile.values()) ids.sort((a, b) => (this.nodes[a] as GraphNode).line_start - (this.nodes[b] as GraphNode).line_start);
+    this.fileNodesValue = byFile;
+    return byFile;
+  }
+
+  private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
+    const leaving = new Map<string, CrossScopeReference>();
+    for (const r of references) if (r.kind === "call") leaving.set(`${r.from_file}:${r.line}:${r.target}`, r);
+    const index: CalleeIndex = { named: (name) => this.named(name) };
+    for (const call of calls) {
+      const caller = this.enclosing(call.file_path, call.line);
+      if (!caller) continue;
+      const reference = leaving.get(`${call.file_path}:${call.line}:${call.callee}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(call.callee)}`);
+      if (reference) {
+        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference" });
+        continue;
+      }
+      const resolved = resolveCallee(call.callee, caller, index);
+      if (resolved.kind === "local") {
+        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
+      } else if (resolved.kind === "member") {
+        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member" });
+      }
+    }
+  }
+
+  private addEdge(from: number, edge: LocalEdge): void {
+    const list = this.out.get(from) ?? [];
+    if (!list.some((e) => e.to === edge.to)) list.push(edge);
+    this.out.set(from, list);
+  }
+
+  private addExit(from: number, edge: ExitEdge): void {
+    const list = this.exits.get(from) ?? [];
+    if (!list.some((e) => e.target === edge.target && e.module === edge.module)) list.push(edge);
+    this.exits.set(from, list);
+  }
+}
+
+/** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
+export function lastPart(callee: string): string {
+  return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
+}

@@ -1,0 +1,141 @@
+// A worker's part of the distributed search: from an entry function, follow the calls inside the scope
+// best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
+// collect the paths' exits — calls into other scopes — with the same score.
+import { coverageShare, cover, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import type { ParsedQuestion } from "../../search/question.js";
+import type { CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
+import { tokenize } from "../retrieval/index.js";
+
+/** Functions expanded per request at most: bounds a request's CPU on a scope of 50,000 lines. */
+export const LOCAL_SEARCH_BUDGET = 400;
+/** Calls deeper than this inside one scope are not followed (a chain hands on to the next scope instead). */
+export const DEFAULT_LOCAL_DEPTH = 5;
+/** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */
+export const DEPTH_COST = 0.02;
+/** Exits and local endings returned per request. */
+export const MAX_EXIT_LEADS = 24;
+export const MAX_LOCAL_LEADS = 4;
+
+export interface Reached {
+  node: GraphNode;
+  parent: Reached | null;
+  /** The call site in the parent's body that calls this node. */
+  callLine: number | null;
+  covered: Coverage;
+  matches: TermMatch[];
+  depth: number;
+  /** stepScore of this node given its parent's coverage. */
+  score: number;
+}
+
+export interface RawLead {
+  end: Reached;
+  exit: (ExitEdge & { matches: TermMatch[] }) | null;
+  score: number;
+  coverage: number;
+}
+
+/** A node's matches with its body's terms too (they count little: FIELD_STRENGTH.body). */
+export type NodeMatcher = (node: GraphNode) => TermMatch[];
+
+export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyOf: (node: GraphNode) => string): NodeMatcher {
+  const memo = new Map<number, TermMatch[]>();
+  return (node) => {
+    let matches = memo.get(node.id);
+    if (!matches) {
+      matches = matchTerms(question, { ...node.terms, body: new Set(tokenize(bodyOf(node))) });
+      memo.set(node.id, matches);
+    }
+    return matches;
+  };
+}
+
+/** Binary max-heap on priority; small and local so the search needs no dependency. */
+class MaxHeap<T> {
+  private readonly items: { priority: number; value: T }[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(value: T, priority: number): void {
+    const items = this.items;
+    items.push({ priority, value });
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if ((items[parent] as { priority: number }).priority >= priority) break;
+      [items[parent], items[i]] = [items[i] as (typeof items)[number], items[parent] as (typeof items)[number]];
+      i = parent;
+    }
+  }
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let best = i;
+        if (l < items.length && (items[l] as { priority: number }).priority > (items[best] as { priority: number }).priority) best = l;
+        if (r < items.length && (items[r] as { priority: number }).priority > (items[best] as { priority: number }).priority) best = r;
+        if (best === i) break;
+        [items[best], items[i]] = [items[i] as (typeof items)[number], items[best] as (typeof items)[number]];
+        i = best;
+      }
+    }
+    return top?.value;
+  }
+}
+
+/** Best-first from `start`: every function reached once, by the path that covers most of the question first. */
+export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, start: GraphNode, covered: Coverage, maxDepth: number, match: NodeMatcher): RawLead[] {
+  const startMatches = match(start);
+  const first: Reached = { node: start, parent: null, callLine: null, covered: cover(covered, startMatches), matches: startMatches, depth: 0, score: stepScore(question, startMatches, covered) };
+  const heap = new MaxHeap<Reached>();
+  heap.push(first, Infinity);
+  const seen = new Set<number>();
+  const reached: Reached[] = [];
+  while (heap.size > 0 && reached.length < LOCAL_SEARCH_BUDGET) {
+    const state = heap.pop() as Reached;
+    if (seen.has(state.node.id)) continue;
+    seen.add(state.node.id);
+    reached.push(state);
+    if (state.depth >= maxDepth) continue;
+    for (const edge of graph.callsOf(state.node.id)) {
+      if (seen.has(edge.to)) continue;
+      const node = graph.nodes[edge.to] as GraphNode;
+      const matches = match(node);
+      const next = cover(state.covered, matches);
+      const child: Reached = { node, parent: state, callLine: edge.line, covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
+      heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
+    }
+  }
+  return leadsOf(graph, question, reached);
+}
+
+function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[]): RawLead[] {
+  const exits = new Map<string, RawLead>();
+  const endings: RawLead[] = [];
+  for (const state of reached) {
+    for (const exit of graph.exitsOf(state.node.id)) {
+      const matches = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.module ?? "")) });
+      const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
+      const key = `${exit.module ?? ""}\0${exit.target}`;
+      const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };
+      const known = exits.get(key);
+      if (!known || lead.score > known.score) exits.set(key, lead);
+    }
+    // A path worth ending on: its last function adds to the question (a path of only the entry always counts).
+    if (state.parent === null || state.score > 0) endings.push({ end: state, exit: null, score: state.score, coverage: coverageShare(question, state.covered) });
+  }
+  const byScore = (a: RawLead, b: RawLead) => b.score - a.score || a.end.depth - b.end.depth;
+  const byCoverage = (a: RawLead, b: RawLead) => b.coverage - DEPTH_COST * b.end.depth - (a.coverage - DEPTH_COST * a.end.depth) || a.end.depth - b.end.depth;
+  return [...endings.sort(byCoverage).slice(0, MAX_LOCAL_LEADS), ...[...exits.values()].sort(byScore).slice(0, MAX_EXIT_LEADS)];
+}
+
+/** The nodes of a path from the entry to `end`, entry first. */
+export function pathOf(end: Reached): Reached[] {
+  const path: Reached[] = [];
+  for (let at: Reached | null = end; at; at = at.parent) path.unshift(at);
+  return path;
+}

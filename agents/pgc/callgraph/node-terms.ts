@@ -1,0 +1,40 @@
+// The terms of a function's description, field by field, as the relevance model reads them
+// (agents/search/relevance.ts): its name, its class, its file's name, its directories and its doc comment.
+import type { FieldTerms } from "../../search/relevance.js";
+import { tokenize } from "../retrieval/index.js";
+import type { CodeSymbol } from "../types.js";
+
+export type NodeFieldTerms = Required<Pick<FieldTerms, "name" | "container" | "file" | "dir" | "doc">>;
+
+/** Directory names that say where code sits, not what it does. */
+const PLACE_DIRS = new Set(["src", "lib", "internal", "include", "linux", "pkg", "packages", "source"]);
+
+const memo = new Map<string, ReadonlySet<string>>();
+
+/** Tokenized once per distinct text: thousands of functions share a file and a directory. */
+function termsOf(text: string): ReadonlySet<string> {
+  let terms = memo.get(text);
+  if (!terms) {
+    terms = new Set(tokenize(text));
+    memo.set(text, terms);
+  }
+  return terms;
+}
+
+/** The file's name without its extension (`e1000_main`), and the directories above it (`drivers net ethernet intel e1000`). */
+export function pathTerms(path: string): { file: ReadonlySet<string>; dir: ReadonlySet<string> } {
+  const parts = path.split("/");
+  const file = (parts.pop() ?? "").replace(/\.[^.]+$/, "");
+  return { file: termsOf(file), dir: termsOf(parts.filter((p) => !PLACE_DIRS.has(p)).join(" ")) };
+}
+
+export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
+  const { file, dir } = pathTerms(symbol.file_path);
+  return {
+    name: termsOf(symbol.name),
+    container: termsOf(symbol.container ?? ""),
+    file,
+    dir,
+    doc: new Set(tokenize(symbol.doc.slice(0, 400))),
+  };
+}

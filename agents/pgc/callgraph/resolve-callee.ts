@@ -1,0 +1,71 @@
+// Which node of the scope a call site calls. The rules, in order (docs/PGC.md, "The call graph"):
+//  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
+//     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
+//  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`, `super().m()`): the method
+//     `m` of the caller's class, else of its file, else the scope's methods named `m`.
+//  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the scope's definitions
+//     of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
+//     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
+// Not resolved: calls through function pointers or callbacks held in variables, dynamic dispatch to an
+// overriding method of a subclass, decorators, and names built at run time (getattr, computed keys).
+import type { GraphNode } from "./call-graph.js";
+
+export interface CalleeIndex {
+  named(name: string): readonly GraphNode[];
+}
+
+export type ResolvedCallee =
+  | { kind: "local"; nodes: readonly GraphNode[] }
+  /** A member call whose name the scope does not define: it may be another scope's method. */
+  | { kind: "member"; name: string }
+  | { kind: "none" };
+
+/** Member calls resolve inside the scope only to this many same-named definitions. */
+export const MAX_MEMBER_TARGETS = 2;
+
+const SELF_RECEIVER = /^(self|this|cls|super\(\))$/;
+const CONSTRUCTORS = new Set(["__init__", "constructor"]);
+const NAME = /^[A-Za-z_$][\w$]*$/;
+
+function split(callee: string): { receiver: string | null; name: string } {
+  const text = callee.replace(/^new\s+/, "").replace(/\?\./g, ".").replace(/!/g, "");
+  const match = /^(.*?)(?:\.|->|::)([A-Za-z_$][\w$]*)$/.exec(text);
+  if (match) return { receiver: match[1] ?? "", name: match[2] ?? "" };
+  return { receiver: null, name: text };
+}
+
+/** A class stands for its constructor when the scope defines one inside it. */
+function throughConstructor(nodes: readonly GraphNode[], index: CalleeIndex): GraphNode[] {
+  return nodes.map((node) => {
+    if (node.kind !== "class") return node;
+    const ctor = [...CONSTRUCTORS].flatMap((name) => index.named(name)).find((c) => c.container?.split(/::|\./).at(-1) === node.name && c.file_path === node.file_path);
+    return ctor ?? node;
+  });
+}
+
+function preferFile(nodes: readonly GraphNode[], file: string): readonly GraphNode[] {
+  const local = nodes.filter((n) => n.file_path === file);
+  return local.length > 0 ? local : nodes;
+}
+
+export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex): ResolvedCallee {
+  const { receiver, name } = split(callee);
+  if (!NAME.test(name)) return { kind: "none" };
+  const defined = index.named(name);
+  if (receiver === null) {
+    if (defined.length === 0) return { kind: "none" };
+    return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
+  }
+  if (SELF_RECEIVER.test(receiver)) {
+    const methods = defined.filter((n) => n.kind === "method" || n.kind === "function");
+    const sameClass = methods.filter((n) => n.container !== undefined && n.container === caller.container);
+    if (sameClass.length > 0) return { kind: "local", nodes: sameClass };
+    const sameFile = methods.filter((n) => n.file_path === caller.file_path);
+    if (sameFile.length > 0) return { kind: "local", nodes: sameFile };
+    if (methods.length > 0 && methods.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: methods };
+    return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
+  }
+  if (defined.length === 0) return { kind: "member", name };
+  if (defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
+  return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
+}

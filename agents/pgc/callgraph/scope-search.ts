@@ -1,0 +1,184 @@
+// The worker side of the ops `entry` and `expand` (protocol/search.ts): the scope's best entry points for
+// a question, and its best local paths from one entry with their exits, every step cited and hashed.
+import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
+import { matchTerms, relevance, type TermMatch } from "../../search/relevance.js";
+import { tokenize } from "../retrieval/index.js";
+import type { CallGraph, GraphNode } from "./call-graph.js";
+import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, searchForward, type RawLead } from "./local-search.js";
+
+/** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
+export const MAX_CITED_LINES = 80;
+/** Lines of a long function's head that are cited: its signature and first statements. */
+export const HEAD_LINES = 12;
+export const DEFAULT_ENTRY_TOP_K = 8;
+/** Callers of a name returned at most (callers mode). */
+export const MAX_CALLER_LEADS = 16;
+
+export interface SourceText {
+  /** The file's text as indexed, or null when it changed or is gone (then nothing of it is cited). */
+  read(path: string): Promise<string | null>;
+}
+
+function dfOf(question: SearchQuestion, all: readonly { node: GraphNode; matches: TermMatch[] }[]): Record<string, number> {
+  const df: Record<string, number> = Object.fromEntries(question.terms.map((t) => [t.term, 0]));
+  for (const { matches } of all) for (const m of matches) df[m.term] = (df[m.term] ?? 0) + 1;
+  return df;
+}
+
+export class ScopeSearch {
+  constructor(
+    private readonly scope: string,
+    private readonly graph: CallGraph,
+    private readonly source: SourceText,
+    private readonly bodyOf: (node: GraphNode) => string,
+  ) {}
+
+  /** The scope's best entry points: functions whose name, class, file, directories or doc match the question. */
+  entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
+    const scored: { node: GraphNode; matches: TermMatch[]; score: number }[] = [];
+    for (const node of this.graph.nodes) {
+      const matches = matchTerms(question, node.terms);
+      if (matches.length > 0) scored.push({ node, matches, score: relevance(question, matches) });
+    }
+    const df = dfOf(question, scored);
+    // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
+    scored.sort((a, b) => b.score - a.score || span(a.node) - span(b.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
+    const candidates: EntryCandidate[] = scored.slice(0, topK).map(({ node, matches }) => ({ ...placeOf(node), matches }));
+    return { scope: this.scope, nodes: this.graph.nodes.length, df, candidates };
+  }
+
+  async expand(args: ExpandArgs): Promise<ExpandResult> {
+    const start = this.resolveEntry(args);
+    if (args.mode === "callers") return this.callers(args);
+    if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
+    const match = nodeMatcher(args.question, this.bodyOf);
+    const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match);
+    return this.wire(raw);
+  }
+
+  /** The node `from` names: by name (a `Class.method` by both), preferring its file, then its module's file. */
+  private resolveEntry(args: ExpandArgs): GraphNode | null {
+    const { symbol, file_path: file, line, module } = args.from;
+    const dot = symbol.lastIndexOf(".");
+    const name = dot >= 0 ? symbol.slice(dot + 1) : symbol;
+    const owner = dot >= 0 ? symbol.slice(0, dot).split(".").at(-1) : undefined;
+    let nodes = this.graph.named(name).filter((n) => owner === undefined || n.container?.split(/::|\./).at(-1) === owner || this.graph.named(name).length === 1);
+    if (nodes.length === 0) nodes = [...this.graph.named(name)];
+    if (nodes.length <= 1) return nodes[0] ?? null;
+    const exact = nodes.find((n) => n.file_path === file && (line === undefined || (n.line_start <= line && line <= n.line_end)));
+    if (exact) return exact;
+    const inFile = nodes.filter((n) => n.file_path === file);
+    if (inFile.length > 0) return inFile[0] as GraphNode;
+    const moduleTerms = module ? module.replace(/^\.+/, "").split(/[./]/).filter(Boolean) : [];
+    const byModule = nodes.find((n) => moduleTerms.length > 0 && moduleTerms.every((part) => n.file_path.includes(part)));
+    if (byModule) return byModule;
+    // Else the definition that bears most on the question (a header's inline over a same-named static elsewhere is not knowable).
+    const match = nodeMatcher(args.question, this.bodyOf);
+    return [...nodes].sort((a, b) => relevance(args.question, match(b)) - relevance(args.question, match(a)) || span(a) - span(b))[0] as GraphNode;
+  }
+
+  /** Callers mode: the functions of this scope that call `from.symbol`, most relevant to the question first. */
+  private async callers(args: ExpandArgs): Promise<ExpandResult> {
+    const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
+    const match = nodeMatcher(args.question, this.bodyOf);
+    const found = this.graph.callersOf(name).filter((c) => c.node.name !== name);
+    const seen = new Set<number>();
+    const raw: { node: GraphNode; line: number; callee: string; score: number }[] = [];
+    for (const c of found) {
+      if (seen.has(c.node.id)) continue;
+      seen.add(c.node.id);
+      raw.push({ ...c, score: relevance(args.question, match(c.node)) });
+    }
+    raw.sort((a, b) => b.score - a.score || a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
+    const steps: SearchStep[] = [];
+    const leads: SearchLead[] = [];
+    for (const c of raw.slice(0, MAX_CALLER_LEADS)) {
+      const step = await this.step(c.node, match(c.node));
+      const site = await this.callSite(c.node.file_path, c.line);
+      if (!step || !site) continue;
+      steps.push(step);
+      const matches = matchTerms(args.question, { name: new Set(tokenize(name)) });
+      leads.push({ path: [steps.length - 1], call_sites: [], exit: { target: name, callee: c.callee, via: "local", call_site: site, matches }, score: c.score, coverage: c.score });
+    }
+    return { scope: this.scope, resolved: true, steps, leads };
+  }
+
+  private async wire(raw: readonly RawLead[]): Promise<ExpandResult> {
+    const steps: SearchStep[] = [];
+    const index = new Map<number, number>();
+    const leads: SearchLead[] = [];
+    for (const lead of raw) {
+      const path = pathOf(lead.end);
+      const ids: number[] = [];
+      const sites: CallSiteRef[] = [];
+      let complete = true;
+      for (const reached of path) {
+        let at = index.get(reached.node.id);
+        if (at === undefined) {
+          const step = await this.step(reached.node, reached.matches);
+          if (!step) {
+            complete = false;
+            break;
+          }
+          at = steps.push(step) - 1;
+          index.set(reached.node.id, at);
+        }
+        ids.push(at);
+        if (reached.parent && reached.callLine !== null) {
+          const site = await this.callSite(reached.parent.node.file_path, reached.callLine);
+          if (!site) {
+            complete = false;
+            break;
+          }
+          sites.push(site);
+        }
+      }
+      if (!complete) continue;
+      let exit: SearchLead["exit"] = null;
+      if (lead.exit) {
+        const site = await this.callSite(lead.end.node.file_path, lead.exit.line);
+        if (!site) continue;
+        exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
+      }
+      leads.push({ path: ids, call_sites: sites, exit, score: round(lead.score), coverage: round(Math.min(1, lead.coverage)) });
+    }
+    return { scope: this.scope, resolved: true, steps, leads };
+  }
+
+  private async step(node: GraphNode, matches: TermMatch[]): Promise<SearchStep | null> {
+    const text = await this.source.read(node.file_path);
+    if (text === null) return null;
+    const lines = node.line_end - node.line_start + 1;
+    const end = lines <= MAX_CITED_LINES ? node.line_end : node.line_start + HEAD_LINES - 1;
+    try {
+      const sha256 = citationHash(sliceLines(text, node.line_start, end));
+      return { ...placeOf(node), cite: { line_start: node.line_start, line_end: end, sha256 }, matches };
+    } catch {
+      return null;
+    }
+  }
+
+  private async callSite(file: string, line: number): Promise<CallSiteRef | null> {
+    const text = await this.source.read(file);
+    if (text === null) return null;
+    try {
+      const whole = sliceLines(text, line, line);
+      return { file_path: file, line, text: whole.slice(0, MAX_CALL_SITE_CHARS), sha256: citationHash(whole) };
+    } catch {
+      return null;
+    }
+  }
+}
+
+function span(node: GraphNode): number {
+  return node.line_end - node.line_start;
+}
+
+function placeOf(node: GraphNode): Omit<EntryCandidate, "matches"> {
+  return { symbol: node.name, qualified: node.qualified, kind: node.kind, file_path: node.file_path, line_start: node.line_start, line_end: node.line_end };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+

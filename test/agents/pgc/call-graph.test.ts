@@ -1,0 +1,147 @@
+// The scope call graph and the worker's local search, over code parsed for real: the demo kernel's C
+// (calls, exits to other scopes, header inlines) and a small Python and TypeScript corpus written here
+// (self/this methods, member calls, module attributes, constructors).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { citationHash } from "../../../agents/protocol/index.js";
+import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
+import { readFileSync } from "node:fs";
+
+const logger = pino({ level: "silent" });
+let cache: string;
+let corpus: string;
+
+async function open(root: string, scope: string, paths: string[]): Promise<Pgc> {
+  const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: cache, logger });
+  return new Pgc(scope, paths, opened);
+}
+
+const SOURCES: Record<string, string> = {
+  "shop/cart.py": [
+    "from shop import pricing",
+    "import json",
+    "",
+    "class Cart:",
+    "    def __init__(self, owner):",
+    "        self.owner = owner",
+    "        self.items = []",
+    "",
+    "    def checkout(self):",
+    "        total = self.total()",
+    "        return json.dumps({'total': total})",
+    "",
+    "    def total(self):",
+    "        return pricing.sum_prices(self.items)",
+    "",
+    "def new_cart(owner):",
+    "    cart = Cart(owner)",
+    "    return cart.checkout()",
+    "",
+  ].join("\n"),
+  "shop/pricing.py": ["def sum_prices(items):", "    return sum(p for _, p in items)", ""].join("\n"),
+  "web/server.ts": [
+    'import { Router } from "../router/router";',
+    "export class Server {",
+    "  private router = new Router();",
+    "  handle(path: string): string {",
+    "    return this.dispatch(path);",
+    "  }",
+    "  private dispatch(path: string): string {",
+    "    return this.router.route(path);",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
+};
+
+beforeAll(() => {
+  cache = mkdtempSync(join(tmpdir(), "callgraph-cache-"));
+  corpus = mkdtempSync(join(tmpdir(), "callgraph-corpus-"));
+  for (const [path, text] of Object.entries(SOURCES)) {
+    mkdirSync(dirname(join(corpus, path)), { recursive: true });
+    writeFileSync(join(corpus, path), text);
+  }
+});
+afterAll(() => {
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(corpus, { recursive: true, force: true });
+});
+
+describe("the call graph of C code", () => {
+  it("links a function to what it calls in the scope, and calls into other scopes become exits with their line", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    const graph = new CallGraph(pgc.data);
+    const [setup] = graph.named("e1000_setup_tx_resources");
+    expect(setup).toBeDefined();
+    const callees = graph.callsOf(setup!.id).map((e) => graph.nodes[e.to]?.name);
+    expect(callees).toContain("e1000_setup_ring");
+    const [ring] = graph.named("e1000_setup_ring");
+    const exits = graph.exitsOf(ring!.id);
+    const coherent = exits.find((e) => e.target === "dma_alloc_coherent");
+    expect(coherent?.via).toBe("reference");
+    const line = readFileSync(join(C_KERNEL_DIR, ring!.file_path), "utf8").split("\n")[(coherent?.line ?? 0) - 1];
+    expect(line).toContain("dma_alloc_coherent(");
+  });
+
+  it("searches best-first from an entry and returns its exits, each step cited by a hash of its lines", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    const question = parseQuestion("How does the e1000 driver allocate DMA buffers?");
+    const result = await pgc.search().expand({ question, mode: "forward", from: { symbol: "e1000_setup_tx_resources" }, covered: {} });
+    expect(result.resolved).toBe(true);
+    const toCoherent = result.leads.find((l) => l.exit?.target === "dma_alloc_coherent");
+    expect(toCoherent?.path.map((i) => result.steps[i]?.symbol)).toEqual(["e1000_setup_tx_resources", "e1000_setup_ring"]);
+    expect(toCoherent?.call_sites[0]?.text).toContain("e1000_setup_ring(");
+    const text = readFileSync(join(C_KERNEL_DIR, result.steps[0]!.file_path), "utf8").split("\n");
+    const step = result.steps[0]!;
+    expect(citationHash(text.slice(step.cite.line_start - 1, step.cite.line_end).join("\n"))).toBe(step.cite.sha256);
+    // A lock or a free is no lead: exits are ranked by what they add to the question.
+    const ranked = result.leads.filter((l) => l.exit).map((l) => l.exit!.target);
+    expect(ranked.indexOf("dma_alloc_coherent")).toBeLessThan(Math.max(0, ranked.indexOf("dma_free_coherent")) + 1);
+  });
+
+  it("offers entry points scored on the question, with how many of its functions match each term", async () => {
+    const pgc = await open(C_KERNEL_DIR, "mm", ["mm/", "include/linux/mm.h", "include/linux/gfp.h", "include/linux/slab.h"]);
+    const entry = pgc.search().entry(parseQuestion("Who calls kmalloc?"), 3);
+    expect(entry.candidates[0]?.symbol).toBe("kmalloc");
+    expect(entry.df["kmalloc"]).toBeGreaterThanOrEqual(1);
+    expect(entry.nodes).toBeGreaterThan(entry.candidates.length);
+  });
+});
+
+describe("method calls in Python and TypeScript", () => {
+  it("resolves self.m() to the caller's class, Foo() to Foo.__init__, and a module attribute call to an exit", async () => {
+    const pgc = await open(corpus, "shop", ["shop/cart.py"]);
+    const graph = new CallGraph(pgc.data);
+    const [checkout] = graph.named("checkout");
+    const names = (id: number) => graph.callsOf(id).map((e) => graph.nodes[e.to]?.qualified);
+    expect(names(checkout!.id)).toContain("Cart.total");
+    const [newCart] = graph.named("new_cart");
+    expect(names(newCart!.id)).toEqual(expect.arrayContaining(["Cart.__init__", "Cart.checkout"]));
+    const [total] = graph.named("total");
+    expect(graph.exitsOf(total!.id).map((e) => e.target)).toContain("sum_prices");
+  });
+
+  it("resolves this.m() in TypeScript and makes a member call the scope cannot resolve an exit", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    const [handle] = graph.named("handle");
+    expect(graph.callsOf(handle!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["Server.dispatch"]);
+    const [dispatch] = graph.named("dispatch");
+    expect(graph.exitsOf(dispatch!.id).map((e) => e.target)).toContain("route");
+  });
+
+  it("lists the callers of a name in a scope, for who-calls questions", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const result = await pgc.search().expand({ question: parseQuestion("Who calls route?"), mode: "callers", from: { symbol: "route" }, covered: {} });
+    expect(result.leads.map((l) => result.steps[l.path[0]!]?.qualified)).toEqual(["Server.dispatch"]);
+    expect(result.leads[0]?.exit?.call_site.text).toContain("route(");
+  });
+});
