@@ -134,3 +134,4 @@ export {
   parseManifestEntry,
   parseManifestLine,
 } from "./manifest.js";
+export * from "./search.js";

@@ -2,6 +2,7 @@
 // (symbols, cross-scope references) the manager builds the topology from.
 import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
+import type { EntryResult, ExpandArgs, ExpandResult, SearchQuestion } from "../protocol/index.js";
 import type { GroundingSource } from "./grounding-source.js";
 
 export interface AskOptions {
@@ -28,5 +29,10 @@ export interface ScopeKnowledge extends GroundingSource {
   /** Re-hash cited lines against the scope's files as they are now; one boolean per citation. */
   verify(citations: readonly CitationRef[]): Promise<boolean[]>;
   facts(): ScopeFacts;
+  /** The call-graph search (ops `entry`, `expand`); absent for a knowledge source without a call graph. */
+  search?: {
+    entry(question: SearchQuestion, topK?: number): EntryResult;
+    expand(args: ExpandArgs): Promise<ExpandResult>;
+  };
   stats(): KnowledgeStats;
 }

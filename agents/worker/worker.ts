@@ -2,7 +2,7 @@
 // Ops: `task` (DelegatedTask → TaskResponse), `ask` (seed `ask --json` shape), `references` (code facts).
 import type { Logger } from "pino";
 import type { MeshNode, RequestContext } from "../../bus/index.js";
-import { encodeAskResult, PROTOCOL_VERSIONS } from "../protocol/index.js";
+import { encodeAskResult, parseEntryArgs, parseExpandArgs, ProtocolSchemaError, PROTOCOL_VERSIONS } from "../protocol/index.js";
 import type { Executor, ScopeInfo } from "./executor.js";
 import { handleTask } from "./handle-task.js";
 import type { ScopeKnowledge } from "./knowledge.js";
@@ -49,6 +49,21 @@ export function workerMeta(scope: ScopeInfo, knowledge: ScopeKnowledge, executor
   };
 }
 
+function searchOf(knowledge: ScopeKnowledge): NonNullable<ScopeKnowledge["search"]> {
+  if (!knowledge.search) throw Object.assign(new Error("this worker's knowledge source has no call graph (an external ask tool)"), { code: "INVALID_TASK" });
+  return knowledge.search;
+}
+
+/** Schema violations of the search ops come back as INVALID_TASK with the field at fault. */
+function searchArgs<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ProtocolSchemaError) throw Object.assign(new Error(error.message), { code: "INVALID_TASK" });
+    throw error;
+  }
+}
+
 /** Register the worker's ops on a node (call before node.start(), then publish the meta). */
 export function serveWorker(parts: WorkerParts): void {
   const { node, scope, knowledge, executor, logger } = parts;
@@ -63,6 +78,12 @@ export function serveWorker(parts: WorkerParts): void {
     return encodeAskResult(await knowledge.ask(question, { ...(overlays ? { overlays } : {}), topK: topK ?? DEFAULT_ASK_TOP_K, signal: ctx.signal }));
   });
   node.handle("references", () => knowledge.facts());
+  node.handle("entry", (args: unknown) => {
+    const search = searchOf(knowledge);
+    const parsed = searchArgs(() => parseEntryArgs(args));
+    return search.entry(parsed.question, parsed.top_k);
+  });
+  node.handle("expand", (args: unknown) => searchOf(knowledge).expand(searchArgs(() => parseExpandArgs(args))));
   node.handle("verify", (args: unknown) => {
     const parsed = verifyArgsSchema.safeParse(args);
     if (!parsed.success) throw Object.assign(new Error(`invalid verify arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });

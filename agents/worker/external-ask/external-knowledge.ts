@@ -37,6 +37,8 @@ export function externalKnowledge(own: ScopeKnowledge, options: ExternalKnowledg
     },
     ask: (question, ask) => external.ask(question, ask),
     facts: () => own.facts(),
+    // The call graph is the scope's own index, whatever answers `ask`.
+    ...(own.search ? { search: own.search } : {}),
     verify: (citations) => own.verify(citations),
     stats: () => ({ ...own.stats(), similarity: "external" }),
   };

@@ -1,0 +1,140 @@
+// The call-graph search on the wire (docs/PROTOCOL.md §7): the worker ops `entry` (a scope's best entry
+// points for a question) and `expand` (its best local paths from one entry, and their exits). Both ends
+// validate with these schemas; unknown keys are refused, so a misspelt field is an error, not a default.
+import { z } from "zod";
+import { lineNumberField, listField, relativePathField, sha256Field, textField } from "./fields.js";
+import { parseWith } from "./parse.js";
+
+export const MAX_QUESTION_TERMS = 64;
+export const MAX_ENTRY_CANDIDATES = 50;
+export const MAX_EXPAND_DEPTH = 8;
+export const MAX_SEARCH_STEPS = 200;
+export const MAX_SEARCH_LEADS = 64;
+/** A call-site line is sent whole up to this many characters (longer lines are cut and cannot be checked). */
+export const MAX_CALL_SITE_CHARS = 400;
+
+const nameField = textField(300, 1);
+
+export const QuestionTermSchema = z.strictObject({
+  term: textField(200, 1),
+  forms: listField(textField(64, 1), 16),
+  weight: z.number().min(0).max(1_000),
+  name: z.boolean(),
+});
+
+export const SearchQuestionSchema = z.strictObject({
+  text: textField(4_000, 1),
+  intent: z.enum(["how", "callers"]),
+  names: listField(nameField, MAX_QUESTION_TERMS),
+  terms: listField(QuestionTermSchema, MAX_QUESTION_TERMS),
+});
+
+export const TermMatchSchema = z.strictObject({
+  term: textField(200, 1),
+  field: z.enum(["name", "container", "file", "dir", "doc", "body"]),
+  matched: textField(200, 1),
+  strength: z.number().min(0).max(1),
+});
+
+export const EntryArgsSchema = z.strictObject({
+  question: SearchQuestionSchema,
+  top_k: z.number().int().min(1).max(MAX_ENTRY_CANDIDATES).optional(),
+});
+
+const placeFields = {
+  symbol: nameField,
+  qualified: nameField,
+  kind: textField(32, 1),
+  file_path: relativePathField,
+  line_start: lineNumberField,
+  line_end: lineNumberField,
+};
+
+export const EntryCandidateSchema = z.strictObject({ ...placeFields, matches: listField(TermMatchSchema, MAX_QUESTION_TERMS) });
+
+export const EntryResultSchema = z.strictObject({
+  scope: textField(64, 1),
+  /** Functions, methods, function-like macros and classes in the scope's call graph. */
+  nodes: z.number().int().min(0),
+  /** Per question term: how many of those nodes match it by name, class, file, directory or doc. */
+  df: z.record(z.string(), z.number().int().min(0)),
+  candidates: listField(EntryCandidateSchema, MAX_ENTRY_CANDIDATES),
+});
+
+export const CallSiteSchema = z.strictObject({
+  file_path: relativePathField,
+  line: lineNumberField,
+  /** The whole line as it is in the file (no "\n"); `sha256` is its citation hash. */
+  text: textField(MAX_CALL_SITE_CHARS),
+  sha256: sha256Field,
+});
+
+export const ExpandArgsSchema = z.strictObject({
+  question: SearchQuestionSchema,
+  /** forward: from this entry along its calls; callers: the places in this scope that call it. */
+  mode: z.enum(["forward", "callers"]),
+  from: z.strictObject({
+    symbol: nameField,
+    file_path: relativePathField.optional(),
+    line: lineNumberField.optional(),
+    /** The module the caller imported it from, as written (`email.generator`, `../core`). */
+    module: textField(300, 1).optional(),
+  }),
+  /** How strongly each question term is covered by the chain so far. */
+  covered: z.record(z.string(), z.number().min(0).max(1)),
+  max_depth: z.number().int().min(0).max(MAX_EXPAND_DEPTH).optional(),
+});
+
+export const SearchStepSchema = z.strictObject({
+  ...placeFields,
+  /** The lines cited for the step: the whole function up to 80 lines, else its head. */
+  cite: z.strictObject({ line_start: lineNumberField, line_end: lineNumberField, sha256: sha256Field }),
+  matches: listField(TermMatchSchema, MAX_QUESTION_TERMS),
+});
+
+export const SearchExitSchema = z.strictObject({
+  target: nameField,
+  callee: nameField,
+  module: textField(300, 1).optional(),
+  via: z.enum(["reference", "member", "local"]),
+  call_site: CallSiteSchema,
+  matches: listField(TermMatchSchema, MAX_QUESTION_TERMS),
+});
+
+export const SearchLeadSchema = z.strictObject({
+  /** Indexes into `steps`, entry first. */
+  path: listField(z.number().int().min(0), MAX_EXPAND_DEPTH + 1),
+  /** The call site of each edge of `path` (one fewer than its steps). */
+  call_sites: listField(CallSiteSchema, MAX_EXPAND_DEPTH),
+  /** The call at the end of the path that leaves the scope; null for a path that ends here. */
+  exit: SearchExitSchema.nullable(),
+  /** stepScore of the lead (agents/search/relevance.ts): what it adds to the question, plus half its relevance. */
+  score: z.number().min(0),
+  /** The question's coverage by the path (and its exit), in [0, 1]. */
+  coverage: z.number().min(0).max(1),
+});
+
+export const ExpandResultSchema = z.strictObject({
+  scope: textField(64, 1),
+  /** False when the entry named in `from` is not defined in this scope. */
+  resolved: z.boolean(),
+  steps: listField(SearchStepSchema, MAX_SEARCH_STEPS),
+  leads: listField(SearchLeadSchema, MAX_SEARCH_LEADS),
+});
+
+export type SearchQuestion = z.output<typeof SearchQuestionSchema>;
+export type WireTermMatch = z.output<typeof TermMatchSchema>;
+export type EntryArgs = z.output<typeof EntryArgsSchema>;
+export type EntryCandidate = z.output<typeof EntryCandidateSchema>;
+export type EntryResult = z.output<typeof EntryResultSchema>;
+export type CallSiteRef = z.output<typeof CallSiteSchema>;
+export type ExpandArgs = z.output<typeof ExpandArgsSchema>;
+export type SearchStep = z.output<typeof SearchStepSchema>;
+export type SearchExit = z.output<typeof SearchExitSchema>;
+export type SearchLead = z.output<typeof SearchLeadSchema>;
+export type ExpandResult = z.output<typeof ExpandResultSchema>;
+
+export const parseEntryArgs = (value: unknown): EntryArgs => parseWith(EntryArgsSchema, "EntryArgs", value);
+export const parseEntryResult = (value: unknown): EntryResult => parseWith(EntryResultSchema, "EntryResult", value);
+export const parseExpandArgs = (value: unknown): ExpandArgs => parseWith(ExpandArgsSchema, "ExpandArgs", value);
+export const parseExpandResult = (value: unknown): ExpandResult => parseWith(ExpandResultSchema, "ExpandResult", value);
