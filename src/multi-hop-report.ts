@@ -13,6 +13,17 @@ function hopLines(hop: HopRecord): string[] {
 }
 
 export function formatResult(result: MultiHopResult): string {
+  if (result.chain !== undefined) {
+    return [
+      `${result.id}: ${result.question}`,
+      `path ${result.query_path.join(" → ") || "(none)"} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; ${result.elapsed_ms} ms)`,
+      "",
+      result.answer,
+      "",
+      "Checked:",
+      ...result.knowledge_chain.flatMap(hopLines),
+    ].join("\n");
+  }
   return [
     `${result.id}: ${result.question}`,
     `path ${result.query_path.join(" → ")} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; stopped: ${result.safety.stopped_because})`,

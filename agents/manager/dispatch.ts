@@ -38,6 +38,20 @@ function isReplicaFailure(error: unknown): boolean {
 }
 
 export async function dispatchTask(node: MeshNode, directory: AgentsDirectory, scope: string, task: DelegatedTask, options: DispatchOptions, logger: Logger): Promise<Dispatched> {
+  const { result, agent, failovers } = await dispatchOp(node, directory, scope, "task", task, options, logger);
+  return { response: parseTaskResponse(result), agent, failovers };
+}
+
+/** Any op on one replica of a scope, with the same replica choice and fail-over as a task. */
+export async function dispatchOp(
+  node: MeshNode,
+  directory: AgentsDirectory,
+  scope: string,
+  op: string,
+  args: unknown,
+  options: DispatchOptions,
+  logger: Logger,
+): Promise<{ result: unknown; agent: AgentInfo; failovers: Dispatched["failovers"] }> {
   const tried = new Set(options.exclude ?? []);
   const failovers: Dispatched["failovers"] = [];
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
@@ -45,23 +59,23 @@ export async function dispatchTask(node: MeshNode, directory: AgentsDirectory, s
     const agent = directory.replicas(scope, tried).find((a) => options.accept?.(a) ?? true);
     if (!agent) {
       const detail = failovers.length > 0 ? `; tried ${failovers.map((f) => `${f.agent} (${f.reason})`).join(", ")}` : "";
-      throw new NoWorkerError(`no worker of scope "${scope}" can take the task${detail}`);
+      throw new NoWorkerError(`no worker of scope "${scope}" can take the ${op === "task" ? "task" : `request ${op}`}${detail}`);
     }
     tried.add(agent.id);
     try {
-      const raw = await directory.track(agent.id, () =>
-        node.request(agent.id, "task", task, {
+      const result = await directory.track(agent.id, () =>
+        node.request(agent.id, op, args, {
           timeoutMs: Math.max(1, deadline - Date.now()),
           ...(options.trail ? { trail: options.trail } : {}),
           ...(options.traceId ? { traceId: options.traceId } : {}),
         }),
       );
-      return { response: parseTaskResponse(raw), agent, failovers };
+      return { result, agent, failovers };
     } catch (error) {
       if (error instanceof ProtocolSchemaError) throw error;
       if (!isReplicaFailure(error) || Date.now() >= deadline) throw error;
       const reason = (error as Error).message;
-      logger.warn({ scope, worker: agent.id, reason }, "replica failed; failing over");
+      logger.warn({ scope, worker: agent.id, op, reason }, "replica failed; failing over");
       failovers.push({ agent: agent.id, reason });
     }
   }

@@ -9,7 +9,10 @@ import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topolog
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
 import { dispatchTask, type Dispatched } from "./dispatch.js";
+import { ENTRY_TIMEOUT_MS } from "./search/entry-round.js";
 import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
+import { answerBySearch } from "./search/answer-question.js";
+import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
@@ -80,26 +83,53 @@ export class Manager {
     return result;
   }
 
-  /** A multi-hop question: planned when `to` is given (or mode says so), else evidence-following. */
+  /**
+   * A multi-hop question, answered by the call-graph search (a traced path; with `to`, along the planned
+   * route). `mode: "evidence"` keeps the older evidence-following for comparison.
+   */
   async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode } = {}): Promise<MultiHopResult> {
     const graph = await this.scopeMap.current();
     const id = newTaskId();
-    const result = await answerMultiHop(
-      {
-        managerId: this.options.node.id,
-        scopes: this.directory.scopes(),
-        graph,
-        ownership: this.scopeMap,
-        dispatch: (scope, task, trail) => dispatchTask(this.options.node, this.directory, scope, task, { trail, traceId: id }, this.logger),
-        validate: (task, dispatched) => this.validate(task, dispatched),
-        storeHop: (hop, output) => {
-          void this.audit.writeHopOutput(id, hop, output);
-          return this.audit.hopRef(id, hop);
-        },
-        bestScopeFor: (q) => this.bestScopeFor(q),
-      },
-      { id, question, maxHops: options.maxHops ?? DEFAULT_MAX_HOPS, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), ...(options.mode ? { mode: options.mode } : {}) },
-    );
+    const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS;
+    const storeHop = (hop: number, output: unknown) => {
+      void this.audit.writeHopOutput(id, hop, output);
+      return this.audit.hopRef(id, hop);
+    };
+    const node = this.options.node;
+    const result =
+      options.mode === "evidence" || options.mode === "planned"
+        ? await answerMultiHop(
+            {
+              managerId: node.id,
+              scopes: this.directory.scopes(),
+              graph,
+              ownership: this.scopeMap,
+              dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
+              validate: (task, dispatched) => this.validate(task, dispatched),
+              storeHop,
+              bestScopeFor: (q) => this.bestScopeFor(q),
+            },
+            { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), mode: options.mode },
+          )
+        : await answerBySearch(
+            {
+              managerId: node.id,
+              scopes: this.directory.scopes(),
+              graph,
+              ownership: this.scopeMap,
+              askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
+              expand: async (scope, args, trail) => {
+                const { result, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);
+                return { result, agent: agent.id, failovers: failovers.length };
+              },
+              hashSources: {
+                readFile: this.options.root ? async (path) => this.sources.read(path) : null,
+                verifyRemote: undefined,
+              },
+              storeHop,
+            },
+            { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
+          );
     // Written behind the answer, in order with its hop outputs; `trace` (audit.find) waits for it.
     void this.audit.append({ kind: "multi_hop", ...result });
     return result;

@@ -13,7 +13,7 @@ import { scopeNamedIn, scopeOfEntities, scopeOfPlainNames } from "./start-scope.
 import type { Dispatched } from "./dispatch.js";
 import type { Verdict } from "./validation/index.js";
 
-export type HopMode = "planned" | "evidence";
+export type HopMode = "planned" | "evidence" | "traced";
 
 export interface HopRecord {
   hop: number;
@@ -30,12 +30,32 @@ export interface HopRecord {
   failovers: number;
 }
 
+/** One step of a traced chain as the answer carries it (`--json`'s `chain`). */
+export interface ChainStepRecord {
+  scope: string;
+  agent: string;
+  symbol: string;
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  sha256: string;
+  call_site: { file_path: string; line: number; text: string; sha256: string } | null;
+}
+
 export interface MultiHopResult {
   id: string;
   question: string;
   mode: HopMode;
   query_path: string[];
   knowledge_chain: HopRecord[];
+  /** The traced path (mode "traced" and planned routes on the search); absent from the older modes. */
+  chain?: ChainStepRecord[];
+  outcome?: "chain" | "partial" | "no_chain";
+  confidence?: "high" | "medium" | "low";
+  /** Share of the question's weighted terms the chain covers. */
+  coverage?: number;
+  /** Why the search started where it did, which exits it took, why it stopped. */
+  decisions?: { at: string; detail: string }[];
   answer: string;
   total_agents_queried: number;
   safety: { max_hops: number; actual_hops: number; visited_agents: string[]; stopped_because: string };
@@ -136,7 +156,7 @@ async function runHop(
 const LISTED_SCOPES = 12;
 
 /** A scope no worker serves: say which ones do, and the likeliest one meant ("driver" → drivers). */
-function unknownScope(name: string, scopes: readonly string[]): MultiHopError {
+export function unknownScope(name: string, scopes: readonly string[]): MultiHopError {
   const lower = name.toLowerCase();
   const near = scopes.filter((scope) => scope.toLowerCase().startsWith(lower) || lower.startsWith(scope.toLowerCase()) || scope.toLowerCase().includes(lower));
   const sorted = [...scopes].sort();

@@ -12,7 +12,7 @@ const askArgs = z.object({
   from: z.string().max(64).optional(),
   to: z.string().max(64).optional(),
   max_hops: z.number().int().min(1).max(32).optional(),
-  mode: z.enum(["planned", "evidence"]).optional(),
+  mode: z.enum(["planned", "evidence", "traced"]).optional(),
 });
 const delegateArgs = z.object({ scope: z.string().min(1).max(64), task: z.unknown(), timeout_ms: z.number().int().positive().optional() });
 

@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
 import { MeshNode } from "../../bus/index.js";
 import { Manager } from "../../agents/manager/manager.js";
-import type { MultiHopResult } from "../../agents/manager/multi-hop.js";
 import { renderText } from "../../topology/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
 
@@ -50,16 +49,6 @@ function waitForWorkers(node: MeshNode, count: number): Promise<void> {
   });
 }
 
-function printResult(result: MultiHopResult): void {
-  say(`Path: ${result.query_path.join(" → ")}  (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; ${result.safety.stopped_because})`);
-  for (const hop of result.knowledge_chain) {
-    say(`\n  Hop ${hop.hop + 1} — ${hop.scope} (${hop.agent}), confidence ${hop.confidence ?? "n/a"}, verdict: ${hop.verdict.status} (${hop.verdict.citations_verified}/${hop.verdict.citations_checked} sampled citations re-hashed and matching)`);
-    say(`    asked: ${hop.question}`);
-    for (const finding of hop.key_findings.slice(0, 3)) say(`    • ${finding}`);
-    for (const c of hop.citations.slice(0, 3)) say(`      cites ${c.file_path}:${c.line_start}-${c.line_end} sha256 ${c.sha256.slice(0, 12)}… (${c.similarity_kind} ${c.similarity.toFixed(2)})`);
-  }
-}
-
 export async function runFleetDemo(logger: Logger): Promise<number> {
   const scopes = (JSON.parse(readFileSync(join(DEMO_CORPUS, "mesh-scopes.json"), "utf8")) as { scopes: ScopeSpec[] }).scopes;
   const dir = mkdtempSync(join(tmpdir(), "mesh-demo-"));
@@ -80,14 +69,16 @@ export async function runFleetDemo(logger: Logger): Promise<number> {
     say(renderText(await manager.topology()).trimEnd().replace(/^/gm, "  "));
 
     say(`\nQuestion: "${DEMO_QUESTION}"`);
-    say(`Planned route, drivers → mm (BFS over the topology, max 6 hops, no scope twice):`);
-    printResult(await manager.ask(DEMO_QUESTION, { from: "drivers", to: "mm" }));
-    say(`\nThe same question, following the evidence from scope to scope:`);
-    const followed = await manager.ask(DEMO_QUESTION);
-    printResult(followed);
-    say(`\nAnswer (extractive, across hops):\n${followed.answer.replace(/^/gm, "  ")}`);
-    const metrics = manager.metrics.snapshot();
-    say(`\n${metrics.responses} answers validated; ${metrics.citations.verified} of ${metrics.citations.checked} sampled citations matched the files; ${metrics.citations.rejected_responses} rejected.`);
+    say(`The manager asks every scope for its entry points, starts at the best one, and traces the calls from scope to scope:`);
+    const traced = await manager.ask(DEMO_QUESTION);
+    say(`Path: ${traced.query_path.join(" → ")}  (${traced.elapsed_ms} ms; ${traced.safety.actual_hops} of at most ${traced.safety.max_hops} hops)`);
+    say(traced.answer.replace(/^/gm, "  "));
+    say(`\nThe same question on a planned route, drivers → mm (BFS over the topology, max 6 hops, no scope twice):`);
+    const planned = await manager.ask(DEMO_QUESTION, { from: "drivers", to: "mm" });
+    say(`Path: ${planned.query_path.join(" → ")}`);
+    say(planned.answer.replace(/^/gm, "  "));
+    const steps = [...(traced.chain ?? []), ...(planned.chain ?? [])];
+    say(`\nEvery step above was re-hashed against the files, and every edge's call line checked to name its callee (${steps.length} steps, ${traced.outcome} and ${planned.outcome}).`);
   } finally {
     await manager?.audit.flush();
     await node?.stop();

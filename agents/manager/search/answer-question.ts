@@ -1,0 +1,152 @@
+// A question answered by the call-graph search: parse it once, find its start in one fan-out round, trace
+// the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
+// hop records, the decisions and the safety block of every multi-hop answer.
+import { parseQuestion } from "../../search/question.js";
+import { checkChain, type ChainCheck } from "../validation/index.js";
+import type { HashSources } from "../validation/hash-check.js";
+import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "../multi-hop.js";
+import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
+import { chainAnswer } from "./chain-answer.js";
+import { entryRound, type AskEntry, type ScoredCandidate } from "./entry-round.js";
+import { traceCallers } from "./trace-callers.js";
+import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
+
+/**
+ * Below this relevance the best entry point of the whole fleet matches too little of the question to be
+ * its subject: the answer is "no chain found", with low confidence, rather than a path through code
+ * that merely shares a word with it.
+ */
+export const NO_CHAIN_THRESHOLD = 0.35;
+/** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
+export const HIGH_CONFIDENCE_COVERAGE = 0.6;
+export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
+/** Start candidates listed in the start decision besides the chosen one. */
+const RUNNERS_UP = 3;
+
+export interface SearchAnswerDeps extends TraceDeps {
+  scopes: readonly string[];
+  askEntry: AskEntry;
+  hashSources: HashSources;
+  /** Store a hop's full output (written behind the answer); returns its reference at once. */
+  storeHop: (hop: number, output: unknown) => string;
+}
+
+export interface SearchAnswerRequest {
+  id: string;
+  question: string;
+  from?: string;
+  to?: string;
+  maxHops: number;
+}
+
+function startDecision(start: ScoredCandidate, candidates: readonly ScoredCandidate[], from: string | undefined): SearchDecision {
+  const others = candidates.filter((c) => c !== start).slice(0, RUNNERS_UP).map((c) => `${c.qualified} [${c.scope}] ${c.score.toFixed(2)}`);
+  const limited = from ? ` (limited to ${from} by --from)` : "";
+  return { at: "start", detail: `${start.qualified} (${start.file_path}:${start.line_start}) in ${start.scope}${limited}: relevance ${start.score.toFixed(2)} — ${start.why || "no term matched"}${others.length > 0 ? `; next: ${others.join(", ")}` : ""}` };
+}
+
+function confidenceOf(outcome: MultiHopResult["outcome"], coverage: number): "high" | "medium" | "low" {
+  if (outcome !== "chain") return "low";
+  return coverage >= HIGH_CONFIDENCE_COVERAGE ? "high" : coverage >= MEDIUM_CONFIDENCE_COVERAGE ? "medium" : "low";
+}
+
+type HopCitation = HopRecord["citations"][number];
+
+/**
+ * Each hop cites what lies in its own scope: its steps, the call lines inside them, and the call line in its
+ * last step that leaves for the next hop (that line is in this scope's file, not the next one's).
+ */
+function citationsByHop(hops: readonly TracedHop[], kept: ReadonlySet<ChainStep>): HopCitation[][] {
+  const out = hops.map((): HopCitation[] => []);
+  hops.forEach((hop, i) => {
+    for (const [k, s] of hop.steps.entries()) {
+      if (!kept.has(s)) continue;
+      if (s.call_site) {
+        const owner = k === 0 && s.role === "callee" && i > 0 ? i - 1 : i;
+        out[owner]?.push({ file_path: s.call_site.file_path, line_start: s.call_site.line, line_end: s.call_site.line, sha256: s.call_site.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
+      }
+      out[i]?.push({ file_path: s.file_path, line_start: s.line_start, line_end: s.line_end, sha256: s.sha256, similarity: 1, similarity_kind: "exact", overlay: "O1" });
+    }
+  });
+  return out;
+}
+
+function hopRecord(hop: TracedHop, index: number, kept: ReadonlySet<ChainStep>, citations: HopCitation[], check: ChainCheck, outputRef: string, question: string): HopRecord {
+  const steps = hop.steps.filter((s) => kept.has(s));
+  const cutHere = hop.steps.length > steps.length;
+  return {
+    hop: index,
+    scope: hop.scope,
+    agent: hop.agent,
+    question: `${question} (${hop.args.mode === "callers" ? `where is ${hop.args.from.symbol} called here?` : `paths from ${hop.args.from.symbol}`})`,
+    focus: [hop.args.from.symbol],
+    status: hop.result.resolved ? "completed" : "failed",
+    key_findings: steps.map((s) => (s.call_site ? `${s.symbol} (${s.file_path}:${s.line_start}-${s.line_end}), called at ${s.call_site.file_path}:${s.call_site.line}` : `${s.symbol} (${s.file_path}:${s.line_start}-${s.line_end})`)),
+    citations,
+    confidence: null,
+    verdict: {
+      status: cutHere ? "rejected" : "accepted",
+      // A hash that does not match is a fabricated citation; an edge whose line does not call the callee, an invalid answer.
+      code: cutHere ? (check.cut?.reason.includes("hash") || check.cut?.reason.includes("exist") ? "FABRICATED_CITATION" : "INVALID_RESPONSE") : undefined,
+      reasons: cutHere && check.cut ? [check.cut.reason] : [],
+      warnings: [],
+      citations_checked: citations.length,
+      citations_verified: cutHere ? 0 : citations.length,
+    },
+    output_ref: outputRef,
+    failovers: hop.failovers,
+  };
+}
+
+/** A planned route that cannot exist is refused before any hop runs, with the reason. */
+function checkRoute(graph: ScopeGraph, from: string, to: string, maxHops: number): void {
+  const found = findQueryPath(graph, from, to, { maxHops: maxHops - 1 });
+  if (!found.ok) throw new MultiHopError(found.reason === "hop_limit" ? "hop_limit" : found.reason === "unknown_scope" ? "unknown_scope" : "no_path", found.detail);
+}
+
+export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnswerRequest): Promise<MultiHopResult> {
+  const started = Date.now();
+  for (const scope of [request.from, request.to]) if (scope !== undefined && !deps.scopes.includes(scope)) throw unknownScope(scope, deps.scopes);
+  const parsed = parseQuestion(request.question);
+  const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry);
+  const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
+  const start = round.candidates[0];
+  const callers = parsed.intent === "callers" && !request.to;
+  let outcome: TraceOutcome;
+  if (!start || start.score < NO_CHAIN_THRESHOLD) {
+    const best = start ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${NO_CHAIN_THRESHOLD}` : "no scope has a function matching any of its terms";
+    outcome = { steps: [], hops: [], decisions: [], coverage: 0, stopped_because: `the question matches no code well enough to start: ${best}` };
+  } else {
+    if (request.to) checkRoute(deps.graph, start.scope, request.to, request.maxHops);
+    decisions.push(startDecision(start, round.candidates, request.from));
+    const scopeScores = new Map<string, number>();
+    for (const c of round.candidates) if (!scopeScores.has(c.scope)) scopeScores.set(c.scope, c.score);
+    const traceRequest = { question: round.question, start, scopeScores, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) };
+    outcome = callers ? await traceCallers(deps, traceRequest) : await traceForward(deps, traceRequest);
+  }
+  decisions.push(...outcome.decisions);
+  const check = await checkChain(outcome.steps, deps.hashSources);
+  const steps = outcome.steps.slice(0, check.kept);
+  const kept = new Set(steps);
+  const result: MultiHopResult["outcome"] = steps.length === 0 ? "no_chain" : check.cut ? "partial" : "chain";
+  const confidence = confidenceOf(result, outcome.coverage);
+  const cited = citationsByHop(outcome.hops, kept);
+  const knowledgeChain = outcome.hops.map((hop, i) => hopRecord(hop, i, kept, cited[i] ?? [], check, deps.storeHop(i, { op: "expand", args: hop.args, result: hop.result, agent: hop.agent }), request.question));
+  const stopped = check.cut ? `the chain was cut at ${check.cut.reason}` : outcome.stopped_because;
+  return {
+    id: request.id,
+    question: request.question,
+    mode: request.to ? "planned" : "traced",
+    query_path: outcome.hops.map((h) => h.scope),
+    knowledge_chain: knowledgeChain,
+    chain: steps.map(({ why: _why, role: _role, kind: _kind, ...step }) => step),
+    outcome: result,
+    confidence,
+    coverage: Math.round(outcome.coverage * 100) / 100,
+    decisions,
+    answer: chainAnswer({ steps, outcome: result, confidence, coverage: outcome.coverage, decisions, stopped_because: stopped, cut: check.cut?.reason ?? null, callers }),
+    total_agents_queried: new Set(outcome.hops.map((h) => h.agent)).size,
+    safety: { max_hops: request.maxHops, actual_hops: outcome.hops.length, visited_agents: outcome.hops.map((h) => h.agent), stopped_because: stopped },
+    elapsed_ms: Date.now() - started,
+  };
+}

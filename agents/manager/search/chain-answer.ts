@@ -1,0 +1,49 @@
+// The answer as a person follows it: the traced path as numbered steps, each edge with its call line
+// quoted, then why it started there, where it turned, and why it stopped.
+import type { ChainStep, SearchDecision } from "./trace-chain.js";
+
+/** A call line quoted in the answer is cut to this many characters. */
+const QUOTED_LINE_CHARS = 120;
+
+function where(step: Pick<ChainStep, "file_path" | "line_start" | "line_end">): string {
+  return `${step.file_path}:${step.line_start}${step.line_end > step.line_start ? `-${step.line_end}` : ""}`;
+}
+
+function quote(text: string): string {
+  const line = text.trim();
+  return line.length > QUOTED_LINE_CHARS ? `${line.slice(0, QUOTED_LINE_CHARS - 1)}…` : line;
+}
+
+/** One numbered step: `caller (file:line) → callee (file:lines) [scope]`, and the call line under it. */
+export function stepLines(step: ChainStep, index: number, previous: ChainStep | undefined, first: ChainStep | undefined): string[] {
+  const site = step.call_site;
+  if (step.role === "entry" || !site) return [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}]`];
+  if (step.role === "caller") {
+    return [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}] calls ${first?.symbol ?? "it"} at ${site.file_path}:${site.line}`, `     ${site.line} | ${quote(site.text)}`];
+  }
+  return [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
+}
+
+export interface AnswerParts {
+  steps: readonly ChainStep[];
+  outcome: "chain" | "partial" | "no_chain";
+  confidence: "high" | "medium" | "low";
+  coverage: number;
+  decisions: readonly SearchDecision[];
+  stopped_because: string;
+  cut: string | null;
+  callers: boolean;
+}
+
+export function chainAnswer(parts: AnswerParts): string {
+  if (parts.outcome === "no_chain") {
+    return [`No chain found (confidence low): ${parts.stopped_because}.`, ...parts.decisions.map((d) => `  ${d.at}: ${d.detail}`)].join("\n");
+  }
+  const scopes = [...new Set(parts.steps.map((s) => s.scope))];
+  const title = parts.callers ? "Callers" : "Traced path";
+  const lines = [`${title} (${parts.steps.length} step${parts.steps.length === 1 ? "" : "s"} across ${scopes.join(" → ")}; covers ${Math.round(parts.coverage * 100)}% of the question; confidence ${parts.confidence}):`];
+  parts.steps.forEach((step, i) => lines.push(...stepLines(step, i, parts.steps[i - 1], parts.steps[0])));
+  if (parts.cut) lines.push(`Cut: ${parts.cut}; the steps after it are not shown.`);
+  lines.push("", "How the search went:", ...parts.decisions.map((d) => `  ${d.at}: ${d.detail}`), `  stopped: ${parts.stopped_because}`);
+  return lines.join("\n");
+}

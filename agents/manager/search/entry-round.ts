@@ -1,0 +1,83 @@
+// Where a question starts: one fan-out round asks every scope for its best entry points, the question's
+// term weights learn how rare each term is across the whole fleet, and every candidate is scored again
+// on that one scale (agents/search/relevance.ts), so candidates from different scopes compare.
+import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
+import type { ParsedQuestion } from "../../search/question.js";
+import { explainMatches, relevance } from "../../search/relevance.js";
+
+/** Entry candidates asked of each scope. */
+export const ENTRY_TOP_K = 8;
+/** Requests of one round in flight at once: a 100-worker fleet is asked in four waves, not all at once. */
+export const ENTRY_CONCURRENCY = 32;
+/** How long one scope may take to answer `entry` before the round goes on without it. */
+export const ENTRY_TIMEOUT_MS = 5_000;
+/** A term every function matches still counts this much of its prior: rarity scales, it never erases. */
+export const RARITY_FLOOR = 0.2;
+
+export interface ScoredCandidate extends EntryCandidate {
+  scope: string;
+  score: number;
+  why: string;
+}
+
+export interface EntryRound {
+  /** The question with its weights scaled by fleet-wide rarity. */
+  question: ParsedQuestion;
+  candidates: ScoredCandidate[];
+  /** Scopes that did not answer, with why. */
+  failed: { scope: string; reason: string }[];
+}
+
+export type AskEntry = (scope: string, args: { question: ParsedQuestion; top_k: number }) => Promise<unknown>;
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i] as T);
+  });
+  await Promise.all(lanes);
+  return out;
+}
+
+/**
+ * Fleet-wide rarity: a term matched by few of all the fleet's functions says more about where the answer is
+ * than one most of them match. rarity = ln((N + 1) / (df + 1)) / ln(N + 1), in [0, 1]; the weight becomes
+ * prior × (RARITY_FLOOR + (1 − RARITY_FLOOR) × rarity). A term no function matches keeps its full weight:
+ * the question asks for something the code may not have, and coverage should say so.
+ */
+export function withRarity(question: ParsedQuestion, results: readonly Pick<EntryResult, "nodes" | "df">[]): ParsedQuestion {
+  const total = results.reduce((sum, r) => sum + r.nodes, 0);
+  if (total === 0) return question;
+  const norm = Math.log(total + 1);
+  const terms = question.terms.map((t) => {
+    const df = results.reduce((sum, r) => sum + (r.df[t.term] ?? 0), 0);
+    const rarity = Math.min(1, Math.max(0, Math.log((total + 1) / (df + 1)) / norm));
+    return { ...t, weight: t.weight * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rarity) };
+  });
+  return { ...question, terms };
+}
+
+export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry): Promise<EntryRound> {
+  const failed: EntryRound["failed"] = [];
+  const answers = await bounded(scopes, ENTRY_CONCURRENCY, async (scope) => {
+    try {
+      return parseEntryResult(await ask(scope, { question, top_k: ENTRY_TOP_K }));
+    } catch (error) {
+      failed.push({ scope, reason: (error as Error).message });
+      return null;
+    }
+  });
+  const results = answers.filter((r): r is EntryResult => r !== null);
+  const weighted = withRarity(question, results);
+  const candidates = results
+    .flatMap((r) => r.candidates.map((c) => ({ ...c, scope: r.scope, score: relevance(weighted, c.matches), why: explainMatches(c.matches) })))
+    .sort(byScore);
+  return { question: weighted, candidates, failed };
+}
+
+/** Best first; ties to the smaller unit (a method before its class), then by scope and place. */
+export function byScore(a: ScoredCandidate, b: ScoredCandidate): number {
+  return b.score - a.score || a.line_end - a.line_start - (b.line_end - b.line_start) || a.scope.localeCompare(b.scope) || a.file_path.localeCompare(b.file_path) || a.line_start - b.line_start;
+}

@@ -1,0 +1,68 @@
+// A traced chain is checked step by step: every step's cited lines and call line are re-hashed (by the
+// manager, or by another replica), and an edge is real only if its call line names the callee. The chain
+// is cut at the first step that fails, and says why.
+import type { Citation } from "../../protocol/index.js";
+import { checkHashes, type HashSources } from "./hash-check.js";
+
+export interface CheckableStep {
+  symbol: string;
+  role: "entry" | "callee" | "caller";
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  sha256: string;
+  call_site: { file_path: string; line: number; text: string; sha256: string } | null;
+}
+
+export interface ChainCheck {
+  /** Steps before the first failure (all of them when none failed). */
+  kept: number;
+  cut: { step: number; reason: string } | null;
+  citations_checked: number;
+  citations_verified: number;
+}
+
+/** The last name of a symbol or call (`send_message` of `SMTP.send_message`). */
+function lastName(symbol: string): string {
+  return /[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
+}
+
+/** Whether a call line names the callee as a call or a reference (`foo(`, `.foo(`, `new Foo(`, `foo` passed on). */
+export function namesCallee(line: string, callee: string): boolean {
+  const name = lastName(callee);
+  const escaped = name.replace(/[$]/g, "\\$");
+  return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
+}
+
+function asCitation(span: { file_path: string; line_start: number; line_end: number; sha256: string }): Citation {
+  return { ...span, overlay: "O3", content: "", relevance: "", similarity: 1, similarity_kind: "exact" } as Citation;
+}
+
+export async function checkChain(steps: readonly CheckableStep[], sources: HashSources): Promise<ChainCheck> {
+  const spans: Citation[] = [];
+  const owners: number[] = [];
+  steps.forEach((step, i) => {
+    spans.push(asCitation(step));
+    owners.push(i);
+    if (step.call_site) {
+      spans.push(asCitation({ file_path: step.call_site.file_path, line_start: step.call_site.line, line_end: step.call_site.line, sha256: step.call_site.sha256 }));
+      owners.push(i);
+    }
+  });
+  const checks = await checkHashes(spans, sources);
+  const verified = checks.filter((c) => c.outcome === "verified").length;
+  const target = steps[0]?.symbol ?? "";
+  for (const [i, step] of steps.entries()) {
+    const failed = checks.findIndex((c, k) => owners[k] === i && c.outcome === "fabricated");
+    if (failed >= 0) return { kept: i, cut: { step: i, reason: `step ${i + 1} (${step.symbol}): ${checks[failed]?.detail ?? "the cited lines do not match"}` }, citations_checked: checks.length, citations_verified: verified };
+    const site = step.call_site;
+    if (site) {
+      const callee = step.role === "caller" ? target : step.symbol;
+      const read = checks[owners.indexOf(i) + 1]?.text ?? site.text;
+      if (!namesCallee(read, callee)) return { kept: i, cut: { step: i, reason: `step ${i + 1}: ${site.file_path}:${site.line} does not call ${lastName(callee)}` }, citations_checked: checks.length, citations_verified: verified };
+    } else if (step.role !== "entry") {
+      return { kept: i, cut: { step: i, reason: `step ${i + 1} (${step.symbol}) has no call line linking it to the chain` }, citations_checked: checks.length, citations_verified: verified };
+    }
+  }
+  return { kept: steps.length, cut: null, citations_checked: checks.length, citations_verified: verified };
+}
