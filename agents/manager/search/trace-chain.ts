@@ -4,18 +4,23 @@
 import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { parseExpandResult, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import { cover, coverageShare, explainMatches, type Coverage } from "../../search/relevance.js";
+import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { ownersOfEntity, type Ownership } from "../question-names.js";
 import type { ScoredCandidate } from "./entry-round.js";
 
 /**
- * An exit is followed only when its score (what its callee's name adds to the question, plus half its
- * relevance, less 0.02 a call of depth) reaches this: below it, the call names nothing the question asks
- * about (a lock, a free, a print), and the chain ends where it is.
+ * An exit is followed only when its value — its score (what its callee's name adds to the question, plus
+ * half its relevance, less 0.02 a call of depth) plus the share of the question its owner's best path from
+ * the callee adds — reaches this: below it, the call leads to nothing the question asks about (a lock, a
+ * free, a print), and the chain ends where it is.
  */
 export const FOLLOW_THRESHOLD = 0.1;
-/** Exits tried in turn when the best one's scope does not define the callee as a function. */
-export const EXIT_ALTERNATIVES = 3;
+/**
+ * Exits looked into per hop, best first by their own score: their owners are asked in parallel what
+ * following each would add (a callee named `netdev_alloc_skb` says little; its owner's path from it, to
+ * "take a socket buffer from the pool", says what the question asks). At most this many extra requests a hop.
+ */
+export const LOOKAHEAD_BEAM = 3;
 /** A callee defined by more scopes than this, with nothing to tell them apart, is not followed. */
 export const MAX_AMBIGUOUS_OWNERS = 3;
 
@@ -119,6 +124,8 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
   let covered: Coverage = new Map();
   let next: Next | null = { scope: request.start.scope, symbol: request.start.qualified, callSite: null };
   let fileHint: { file_path: string; line: number } | null = { file_path: request.start.file_path, line: request.start.line_start };
+  // The next hop's expansion when a look-ahead already asked for it.
+  let pending: Probe | null = null;
   let stopped = "";
   while (next) {
     if (hops.length >= request.maxHops) {
@@ -126,23 +133,23 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       break;
     }
     visited.add(next.scope);
-    const args: ExpandArgs = {
+    const args: ExpandArgs = pending?.args ?? {
       question,
       mode: "forward",
       from: { symbol: next.symbol, ...(fileHint ? { file_path: fileHint.file_path, line: fileHint.line } : {}), ...(next.module ? { module: next.module } : {}) },
       covered: Object.fromEntries(covered),
     };
-    const trail: Trail = { path: [deps.managerId, ...hops.map((h) => h.agent)], hops: hops.length + 1, maxHops: request.maxHops };
-    const answered = await deps.expand(next.scope, args, trail);
-    const result = parseExpandResult(answered.result);
+    const answered = pending ?? (await expandParsed(deps, next.scope, args, trailAt(deps, hops, request.maxHops)));
+    pending = null;
+    const { result } = answered;
     const hop: TracedHop = { scope: next.scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
     hops.push(hop);
     if (!result.resolved || result.leads.length === 0) {
       stopped = `${next.scope} does not define ${next.symbol} as a function it can follow`;
       break;
     }
-    const choice = chooseExit(deps, request, result, next.scope, visited, plan, hops.length);
-    const lead = choice.lead ?? bestEnding(result);
+    const choice = await chooseExit(deps, request, result, next.scope, covered, visited, plan, hops);
+    const lead = choice.probe?.lead ?? bestEnding(result);
     const callSites = lead.path.map((_, i) => (i === 0 ? next?.callSite ?? null : (lead.call_sites[i - 1] ?? null)));
     for (const [i, index] of lead.path.entries()) {
       const step = result.steps[index] as SearchStep;
@@ -152,16 +159,27 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       covered = cover(covered, step.matches);
     }
     decisions.push(...choice.decisions);
-    if (!choice.lead || !choice.lead.exit || !choice.owner) {
+    const probe = choice.probe;
+    if (!probe || !probe.lead.exit) {
       stopped = choice.stop;
       break;
     }
-    const exit = choice.lead.exit;
+    const exit = probe.lead.exit;
     covered = cover(covered, exit.matches);
-    next = { scope: choice.owner, symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), callSite: exit.call_site };
+    next = { scope: probe.owner, symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), callSite: exit.call_site };
+    pending = probe;
     fileHint = null;
   }
   return { steps, hops, decisions, coverage: coverageShare(question, covered), stopped_because: stopped };
+}
+
+function trailAt(deps: Pick<TraceDeps, "managerId">, hops: readonly TracedHop[], maxHops: number): Trail {
+  return { path: [deps.managerId, ...hops.map((h) => h.agent)], hops: hops.length + 1, maxHops };
+}
+
+async function expandParsed(deps: TraceDeps, scope: string, args: ExpandArgs, trail: Trail): Promise<{ agent: string; failovers: number; result: ExpandResult }> {
+  const answered = await deps.expand(scope, args, trail);
+  return { agent: answered.agent, failovers: answered.failovers, result: parseExpandResult(answered.result) };
 }
 
 /** The path that ends in this scope with the most of the question covered (the worker sorted them so). */
@@ -174,52 +192,93 @@ function plannedScopes(graph: ScopeGraph, from: string, to: string, maxHops: num
   return found.ok ? [...found.path] : null;
 }
 
-function chooseExit(
+/** An exit looked into: its owner's expansion from the callee, and what following it would add. */
+interface Probe {
+  lead: SearchLead;
+  owner: string;
+  args: ExpandArgs;
+  agent: string;
+  failovers: number;
+  result: ExpandResult;
+  /** The exit's own score plus the share of the question its owner's best path from the callee adds. */
+  value: number;
+}
+
+/** The coverage after a lead's path and its exit's name, on top of what the chain covered before the hop. */
+function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage): Coverage {
+  let covered = before;
+  for (const index of lead.path) covered = cover(covered, (result.steps[index] as SearchStep).matches);
+  return lead.exit ? cover(covered, lead.exit.matches) : covered;
+}
+
+async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
+  const exit = lead.exit as NonNullable<SearchLead["exit"]>;
+  const covered = coveredAfter(result, lead, before);
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}) }, covered: Object.fromEntries(covered) };
+  try {
+    const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
+    if (!answered.result.resolved) return { failed: `${owner} does not define ${exit.target} as a function` };
+    // The callee's own fields (doc, body) are known only to its owner: its relevance there is carried as
+    // any step's is, and its best path adds what it newly covers.
+    const now = coverageShare(request.question, covered);
+    const best = Math.max(now, ...answered.result.leads.map((l) => l.coverage));
+    const callee = answered.result.steps[0];
+    const carried = callee ? RELEVANCE_CARRY * relevance(request.question, callee.matches) : 0;
+    return { lead, owner, args, ...answered, value: Math.max(lead.score, carried) + (best - now) };
+  } catch (error) {
+    return { failed: `${owner} did not answer: ${(error as Error).message}` };
+  }
+}
+
+async function chooseExit(
   deps: TraceDeps,
   request: TraceRequest,
   result: ExpandResult,
   scope: string,
+  before: Coverage,
   visited: ReadonlySet<string>,
   plan: string[] | null,
-  hop: number,
-): { lead: SearchLead | null; owner: string | null; decisions: SearchDecision[]; stop: string } {
+  hops: readonly TracedHop[],
+): Promise<{ probe: Probe | null; decisions: SearchDecision[]; stop: string }> {
   const decisions: SearchDecision[] = [];
-  if (request.to && scope === request.to) return { lead: null, owner: null, decisions, stop: `reached ${scope}` };
-  const wanted = plan?.[hop] ?? null;
-  const exits = result.leads.filter((l) => l.exit !== null);
-  let tried = 0;
-  let best: { lead: SearchLead; owner: string } | null = null;
-  for (const lead of exits) {
-    const exit = lead.exit as NonNullable<SearchLead["exit"]>;
+  if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
+  const wanted = plan?.[hops.length] ?? null;
+  const candidates: { lead: SearchLead; owner: string }[] = [];
+  for (const lead of result.leads) {
+    const exit = lead.exit;
+    if (!exit) continue;
     const owner = ownerOfExit(exit, scope, deps, request.scopeScores);
-    const name = `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     if ("none" in owner) {
-      if (lead.score >= FOLLOW_THRESHOLD && tried < EXIT_ALTERNATIVES) decisions.push({ at: "skip", detail: `${name} scored ${fmt(lead.score)}, but ${owner.none}` });
+      if (candidates.length < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owner.none}` });
       continue;
     }
-    if (visited.has(owner.scope)) continue;
-    if (wanted !== null) {
-      if (owner.scope !== wanted) continue;
-    } else if (lead.score < FOLLOW_THRESHOLD) {
-      continue;
-    }
-    tried++;
-    if (!best) best = { lead, owner: owner.scope };
-    if (tried >= EXIT_ALTERNATIVES) break;
+    if (visited.has(owner.scope) || (wanted !== null && owner.scope !== wanted)) continue;
+    if (candidates.some((c) => c.lead.exit?.target === exit.target && c.owner === owner.scope)) continue;
+    candidates.push({ lead, owner: owner.scope });
+    if (candidates.length >= LOOKAHEAD_BEAM) break;
   }
-  if (best) {
-    const exit = best.lead.exit as NonNullable<SearchLead["exit"]>;
-    const others = exits.filter((l) => l !== best?.lead && l.score >= FOLLOW_THRESHOLD).slice(0, 3).map((l) => `${l.exit?.target} ${fmt(l.score)}`);
-    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(best.lead.score)} (${explainMatches(exit.matches) || "no term of its own; it carries the path"})`;
-    decisions.push({ at: "exit", detail: `left ${scope} by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) into ${best.owner}: ${reason}${others.length > 0 ? `; next best: ${others.join(", ")}` : ""}` });
-    return { lead: best.lead, owner: best.owner, decisions, stop: "" };
+  const probes = await Promise.all(candidates.map((c) => lookAhead(deps, request, c.lead, c.owner, result, before, hops)));
+  const looked: Probe[] = [];
+  for (const [i, probe] of probes.entries()) {
+    if ("failed" in probe) decisions.push({ at: "skip", detail: `${candidates[i]?.lead.exit?.target}: ${probe.failed}` });
+    else looked.push(probe);
   }
-  const top = exits[0];
+  looked.sort((a, b) => b.value - a.value);
+  const best = looked[0];
+  const followed = best && (wanted !== null || best.value >= FOLLOW_THRESHOLD) ? best : null;
+  if (followed) {
+    const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
+    const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
+    const named = explainMatches(exit.matches) || "its name matches nothing new";
+    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.lead.score)} for ${named}, ${fmt(followed.value - followed.lead.score)} for what ${followed.owner} adds past it)`;
+    decisions.push({ at: "exit", detail: `left ${scope} by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
+    return { probe: followed, decisions, stop: "" };
+  }
   const stop = wanted !== null
     ? `no call from ${scope} into ${wanted}, the next scope of the planned route`
-    : top
-      ? `no exit from ${scope} bears on the question enough to follow (best: ${top.exit?.target} ${fmt(top.score)} < ${FOLLOW_THRESHOLD})`
+    : best
+      ? `no exit from ${scope} bears on the question enough to follow (best: ${best.lead.exit?.target} ${fmt(best.value)} < ${FOLLOW_THRESHOLD})`
       : `${scope}'s paths leave it by no call another scope defines`;
   decisions.push({ at: "end", detail: stop });
-  return { lead: null, owner: null, decisions, stop };
+  return { probe: null, decisions, stop };
 }
