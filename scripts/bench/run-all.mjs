@@ -17,6 +17,7 @@ const BENCHMARKS = [
   { name: "pgc", script: "dist/scripts/bench/pgc.js" },
   { name: "multihop", script: "dist/scripts/bench/multihop.js" },
   { name: "fleet", script: "dist/scripts/bench/fleet.js" },
+  { name: "grounding", script: "dist/scripts/bench/grounding.js" },
 ];
 const FORWARDED_FLAGS = new Set(["--quick", "--json"]);
 

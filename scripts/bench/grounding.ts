@@ -1,0 +1,210 @@
+// Grounding benchmark: does a question reach the right chain of code? For each corpus (a real code base
+// fetched at run time, split by `mesh up`'s automatic split) the fleet is launched as `mesh up` launches it,
+// and every question of its case file is asked twice through the manager's endpoint: as the mesh answers by
+// default (traced search), and as the evidence-following answer that preceded it (the baseline, in the
+// same run). Per question and overall: start scope right, final scope right, chain recall, citations
+// verified, off-topic honesty, latency (the ask round trip, not counting any CLI start).
+// Usage: node dist/scripts/bench/grounding.js [--quick] [--json] [--corpus NAME]... [--cache DIR] [--repeat N] [--out FILE]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pino from "pino";
+import { MeshClient } from "../../bus/index.js";
+import type { MultiHopResult } from "../../agents/manager/multi-hop.js";
+import { fleetDown, fleetUp } from "../../src/fleet/up.js";
+import type { FleetManifest } from "../../src/fleet/fleet-dir.js";
+import { loadAllCases, type CaseFile, type GoldStep } from "./grounding/cases.js";
+import { defaultCacheDir, prepareCorpus } from "./grounding/corpus.js";
+import { scoreAnswer, type QuestionScore } from "./grounding/score.js";
+import { benchEnvironment, formatTable, median, percentile, ratio, roundTo, sortedAscending, writeJsonFile } from "./stats.js";
+
+const RESULT_FILE = "bench-results/grounding.json";
+/** The bundled corpus of --quick (the demo kernel in test/fixtures), which CI runs. */
+const QUICK_CORPUS = "fixtures";
+const ASK_TIMEOUT_MS = 120_000;
+const METHODS = ["traced", "baseline"] as const;
+type Method = (typeof METHODS)[number];
+
+interface Scored extends QuestionScore {
+  latency_ms: number;
+}
+
+interface MethodSummary {
+  questions: number;
+  start_right: number | null;
+  final_right: number | null;
+  chain_recall: number | null;
+  offtopic_honest: string;
+  citations: string;
+  citations_all_verified: boolean;
+  latency_p50_ms: number;
+  latency_p90_ms: number;
+}
+
+/** The scope a file falls in: the scope with the longest path holding it. */
+function scopeOfFile(fleet: FleetManifest, file: string): string | null {
+  let best: { scope: string; length: number } | null = null;
+  for (const scope of fleet.scopes) {
+    for (const path of scope.paths) {
+      const holds = path.endsWith("/") ? file.startsWith(path) : file === path;
+      if (holds && (!best || path.length > best.length)) best = { scope: scope.name, length: path.length };
+    }
+  }
+  return best?.scope ?? null;
+}
+
+/** Gold steps with their scopes taken from this run's split (the case file's names are informative). */
+function goldInSplit(cases: CaseFile, fleet: FleetManifest, warn: (line: string) => void): Map<string, GoldStep[]> {
+  const out = new Map<string, GoldStep[]>();
+  for (const q of cases.questions) {
+    out.set(
+      q.id,
+      q.gold.map((step) => {
+        const scope = scopeOfFile(fleet, step.file);
+        if (scope === null) throw new Error(`${q.id}: gold file ${step.file} is in no scope of the split`);
+        if (scope !== step.scope) warn(`${q.id}: ${step.file} is in scope ${scope} in this split, not ${step.scope}`);
+        return { ...step, scope };
+      }),
+    );
+  }
+  return out;
+}
+
+function share(values: readonly (boolean | null)[]): number | null {
+  const known = values.filter((v): v is boolean => v !== null);
+  return known.length === 0 ? null : roundTo(known.filter(Boolean).length / known.length, 3);
+}
+
+function summarize(scores: readonly Scored[]): MethodSummary {
+  const recalls = scores.map((s) => s.recall).filter((r): r is number => r !== null);
+  const offtopic = scores.filter((s) => s.kind === "offtopic");
+  const checked = scores.reduce((n, s) => n + s.citations_checked, 0);
+  const verified = scores.reduce((n, s) => n + s.citations_verified, 0);
+  const latencies = sortedAscending(scores.map((s) => s.latency_ms));
+  return {
+    questions: scores.length,
+    start_right: share(scores.map((s) => s.start_right)),
+    final_right: share(scores.map((s) => s.final_right)),
+    chain_recall: recalls.length === 0 ? null : roundTo(recalls.reduce((a, b) => a + b, 0) / recalls.length, 3),
+    offtopic_honest: `${offtopic.filter((s) => s.honest_no_chain).length}/${offtopic.length}`,
+    citations: `${verified}/${checked}`,
+    citations_all_verified: verified === checked,
+    latency_p50_ms: roundTo(median(latencies), 1),
+    latency_p90_ms: roundTo(percentile(latencies, 0.9), 1),
+  };
+}
+
+async function askTimed(client: MeshClient, question: string, method: Method, repeat: number): Promise<{ result: MultiHopResult; ms: number }> {
+  const args = { question, ...(method === "baseline" ? { mode: "evidence" } : {}) };
+  const times: number[] = [];
+  let result: MultiHopResult | null = null;
+  for (let i = 0; i < repeat; i++) {
+    const started = process.hrtime.bigint();
+    result = (await client.request("ask", args, { timeoutMs: ASK_TIMEOUT_MS })) as MultiHopResult;
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return { result: result!, ms: median(times) };
+}
+
+interface CorpusRun {
+  corpus: string;
+  language: string;
+  scopes: number;
+  files_fetched: boolean;
+  methods: Record<Method, MethodSummary>;
+  /** Per question: the scores of both methods, and the traced answer's chain and decisions, to see why. */
+  questions: { id: string; question: string; kind: string; gold: string[]; traced: Scored; baseline: Scored; answer: NonNullable<MultiHopResult["chain"]>; decisions: NonNullable<MultiHopResult["decisions"]> }[];
+}
+
+async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log: (line: string) => void): Promise<CorpusRun> {
+  const { root, fetched } = prepareCorpus(cases, cacheDir);
+  log(`${cases.corpus}: ${fetched ? "fetched" : "cached"} at ${root}; launching the fleet`);
+  const logger = pino({ level: "silent" });
+  const up = await fleetUp({ root, replicas: 1, logger, quiet: true });
+  const client = new MeshClient({ endpoint: up.fleet.manager!.endpoint, timeoutMs: ASK_TIMEOUT_MS, attempts: 1, logger });
+  try {
+    log(`${cases.corpus}: ${up.fleet.scopes.length} scopes, ${cases.questions.length} questions`);
+    const gold = goldInSplit(cases, up.fleet, (line) => log(`  note: ${line}`));
+    // One unscored ask first: the manager derives the topology and the workers load their graphs on first use.
+    await client.request("ask", { question: cases.questions[0]!.question }, { timeoutMs: ASK_TIMEOUT_MS });
+    const questions: CorpusRun["questions"] = [];
+    for (const q of cases.questions) {
+      const steps = gold.get(q.id)!;
+      const scored = {} as Record<Method, Scored>;
+      let traced: MultiHopResult | null = null;
+      for (const method of METHODS) {
+        const { result, ms } = await askTimed(client, q.question, method, repeat);
+        scored[method] = { ...scoreAnswer(q, steps, result, root), latency_ms: roundTo(ms, 1) };
+        if (method === "traced") traced = result;
+      }
+      if (!traced) throw new Error("unreachable: the traced answer is asked first");
+      const t = scored.traced;
+      log(`  ${q.id} ${q.kind.padEnd(8)} start ${mark(t.start_right)} final ${mark(t.final_right)} recall ${t.recall ?? "-"} ${t.outcome}/${t.confidence} ${t.latency_ms} ms  [baseline recall ${scored.baseline.recall ?? "-"}]`);
+      questions.push({ id: q.id, question: q.question, kind: q.kind, gold: steps.map((s) => `${s.file}:${s.symbol} [${s.scope}]`), traced: scored.traced, baseline: scored.baseline, answer: traced.chain ?? [], decisions: traced.decisions ?? [] });
+    }
+    const methods = Object.fromEntries(METHODS.map((m) => [m, summarize(questions.map((q) => q[m]))])) as Record<Method, MethodSummary>;
+    return { corpus: cases.corpus, language: cases.language, scopes: up.fleet.scopes.length, files_fetched: fetched, methods, questions };
+  } finally {
+    await client.close();
+    await fleetDown(up.dir);
+  }
+}
+
+function mark(value: boolean | null): string {
+  return value === null ? "-" : value ? "✓" : "✗";
+}
+
+function percent(value: number | null): string {
+  return value === null ? "-" : `${Math.round(value * 100)}%`;
+}
+
+function table(runs: readonly CorpusRun[], overall: Record<Method, MethodSummary>): string {
+  const rows: string[][] = [];
+  const row = (name: string, scopes: string, method: Method, s: MethodSummary) => [name, scopes, method, String(s.questions), percent(s.start_right), percent(s.final_right), percent(s.chain_recall), s.offtopic_honest, s.citations, String(s.latency_p50_ms), String(s.latency_p90_ms)];
+  for (const run of runs) for (const method of METHODS) rows.push(row(run.corpus, String(run.scopes), method, run.methods[method]));
+  for (const method of METHODS) rows.push(row("overall", "", method, overall[method]));
+  return formatTable(["corpus", "scopes", "method", "questions", "start", "final", "recall", "off-topic honest", "citations verified", "p50 ms", "p90 ms"], rows);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { quick: { type: "boolean", default: false }, json: { type: "boolean", default: false }, corpus: { type: "string", multiple: true }, cache: { type: "string" }, repeat: { type: "string" }, out: { type: "string" } },
+  });
+  const quick = values.quick ?? false;
+  const all = loadAllCases();
+  const wanted = values.corpus ?? (quick ? [QUICK_CORPUS] : all.filter((c) => c.corpus !== QUICK_CORPUS).map((c) => c.corpus));
+  const unknown = wanted.filter((name) => !all.some((c) => c.corpus === name));
+  if (unknown.length > 0) throw new Error(`no case file for corpus ${unknown.join(", ")}; there are: ${all.map((c) => c.corpus).join(", ")}`);
+  const repeat = Math.max(1, Number(values.repeat ?? (quick ? 1 : 3)));
+  const cacheDir = values.cache ?? defaultCacheDir();
+  // Fleets of the benchmark live apart from the user's: a private MESH_HOME, kept between full runs so
+  // their indexes are reused, fresh (and removed) for a quick run.
+  const home = quick ? mkdtempSync(join(tmpdir(), "grounding-mesh-")) : join(cacheDir, "mesh-home");
+  process.env["MESH_HOME"] = home;
+  const log = (line: string) => process.stderr.write(`[grounding] ${line}\n`);
+  const runs: CorpusRun[] = [];
+  try {
+    for (const name of wanted) runs.push(await runCorpus(all.find((c) => c.corpus === name)!, cacheDir, repeat, log));
+  } finally {
+    if (quick) rmSync(home, { recursive: true, force: true });
+  }
+  const overall = Object.fromEntries(METHODS.map((m) => [m, summarize(runs.flatMap((r) => r.questions.map((q) => q[m])))])) as Record<Method, MethodSummary>;
+  const report = {
+    benchmark: "grounding",
+    quick,
+    repeat,
+    environment: benchEnvironment(),
+    overall,
+    ratios: { latency_p50_traced_over_baseline: ratio(overall.traced.latency_p50_ms, overall.baseline.latency_p50_ms) },
+    corpora: runs,
+  };
+  writeJsonFile(values.out ?? RESULT_FILE, report);
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else process.stdout.write(`${table(runs, overall)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`grounding: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,42 @@
+// Smoke test of the grounding benchmark: the quick run launches the bundled demo kernel's fleet as
+// `mesh up` does (real worker processes), asks its questions both ways, and reports every figure. No
+// timing or score thresholds: the scores are what the benchmark reports, not what this test decides.
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BENCH_SCRIPT = fileURLToPath(new URL("../../dist/scripts/bench/grounding.js", import.meta.url));
+const QUICK_RUN_TIMEOUT_MS = 180_000;
+const run = promisify(execFile);
+const outDir = mkdtempSync(join(tmpdir(), "grounding-bench-test-"));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+describe("grounding benchmark (quick)", () => {
+  it("answers the fixture questions both ways and reports scores, citations and latency per question and overall", { timeout: QUICK_RUN_TIMEOUT_MS }, async () => {
+    expect(existsSync(BENCH_SCRIPT), `${BENCH_SCRIPT} is missing: run \`npm run build\` first`).toBe(true);
+    const out = join(outDir, "grounding.json");
+    const { stdout } = await run(process.execPath, [BENCH_SCRIPT, "--quick", "--json", "--out", out], { env: { ...process.env, XDG_CACHE_HOME: join(outDir, "cache") }, maxBuffer: 16 * 1024 * 1024 });
+    const report = JSON.parse(stdout) as { quick: boolean; overall: Record<string, Record<string, unknown>>; corpora: { corpus: string; scopes: number; questions: { id: string; kind: string; traced: Record<string, unknown>; baseline: Record<string, unknown> }[] }[] };
+    expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(report);
+    expect(report.quick).toBe(true);
+    expect(report.corpora.map((c) => c.corpus)).toEqual(["fixtures"]);
+    const [fixtures] = report.corpora;
+    expect(fixtures?.scopes).toBe(4);
+    expect(fixtures?.questions.length).toBeGreaterThanOrEqual(6);
+    for (const method of ["traced", "baseline"]) {
+      const summary = report.overall[method] as Record<string, unknown>;
+      for (const key of ["start_right", "final_right", "chain_recall", "latency_p50_ms", "latency_p90_ms"]) expect(summary[key], `${method}.${key}`).toBeTypeOf("number");
+      // Every citation of every answer re-hashes against the files on disk.
+      expect(summary["citations_all_verified"], `${method} citations`).toBe(true);
+    }
+    for (const q of fixtures?.questions ?? []) {
+      expect(q.traced["latency_ms"] as number).toBeGreaterThan(0);
+      if (q.kind === "offtopic") expect(q.traced["honest_no_chain"], q.id).toBe(true);
+      else expect(q.traced["recall"], q.id).toBeTypeOf("number");
+    }
+  });
+});
