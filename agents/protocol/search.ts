@@ -31,7 +31,7 @@ export const SearchQuestionSchema = z.strictObject({
 
 export const TermMatchSchema = z.strictObject({
   term: textField(200, 1),
-  field: z.enum(["name", "container", "file", "dir", "doc", "body"]),
+  field: z.enum(["symbol", "name", "container", "file", "dir", "doc", "body"]),
   matched: textField(200, 1),
   strength: z.number().min(0).max(1),
 });
@@ -79,6 +79,8 @@ export const ExpandArgsSchema = z.strictObject({
     line: lineNumberField.optional(),
     /** The module the caller imported it from, as written (`email.generator`, `../core`). */
     module: textField(300, 1).optional(),
+    /** The chain reaches the symbol through a call: a class stands for its constructor, not for all its methods. */
+    called: z.boolean().optional(),
   }),
   /** How strongly each question term is covered by the chain so far. */
   covered: z.record(z.string(), z.number().min(0).max(1)),

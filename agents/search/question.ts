@@ -36,6 +36,20 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
 /** "Who calls X", "what uses X", "callers of X", "X is called by", "where is X called". */
 const CALLERS_QUESTION = /\b(who|what|which(\s+\w+)?)\s+(calls|uses|invokes)\b|\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
 
+/**
+ * The thing a "who calls" question is about: the word after "calls" / "callers of", or before "is called
+ * by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
+ */
+const CALLED_NAME = [/\b(?:calls|uses|invokes|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
+
+function calledName(text: string): string | null {
+  for (const pattern of CALLED_NAME) {
+    const name = pattern.exec(text)?.[1];
+    if (name && !QUESTION_NOISE.has(name.toLowerCase())) return name;
+  }
+  return null;
+}
+
 /** A code-shaped name the user wrote weighs this many times a plain word: it is the most precise anchor there is. */
 export const NAME_TERM_PRIOR = 2;
 
@@ -51,20 +65,47 @@ function intentOf(text: string): QuestionIntent {
   return CALLERS_QUESTION.test(text) ? "callers" : "how";
 }
 
+/**
+ * The question's terms in order. A compound word the user wrote as prose ("OpenGL") is one term, whole:
+ * its parts ("open", "gl") are not things the question asks about. A code name it writes (`setInterval`,
+ * `sock_sendmsg`) keeps its parts too, as names in code are made of them.
+ */
+function questionTokens(text: string, names: readonly string[]): string[] {
+  const code = new Set(names.flatMap((name) => [name, ...name.split(/\.|::|->/)]).map((n) => n.toLowerCase()));
+  const out: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    const tokens = tokenize(word);
+    const bare = word.replace(/^[^\w$]+|[^\w$]+$/g, "").replace(/\(\)$/, "").toLowerCase();
+    const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()]/.test(word) && !code.has(bare);
+    out.push(...(compound ? tokens.slice(-1) : tokens));
+  }
+  return out;
+}
+
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {
-  const names = identifiersInQuery(text);
+  const intent = intentOf(text);
+  const called = intent === "callers" ? calledName(text) : null;
+  const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(text)])];
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
-  for (const term of tokenize(text)) {
+  for (const term of questionTokens(text, names)) {
     if (seen.has(term) || QUESTION_NOISE.has(term)) continue;
     seen.add(term);
     const name = nameTerms.has(term);
     const weight = positionPrior(terms.length) * (name ? NAME_TERM_PRIOR : 1);
     terms.push({ term, forms: [...termForms(term)], weight, name });
   }
-  return { text, intent: intentOf(text), names, terms };
+  // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
+  // (the `symbol` field) above one that only has it as a word of its name.
+  for (const name of names) {
+    const whole = (name.split(/\.|::|->/).at(-1) ?? name).toLowerCase();
+    if (seen.has(whole)) continue;
+    seen.add(whole);
+    terms.push({ term: whole, forms: [], weight: positionPrior(terms.length) * NAME_TERM_PRIOR, name: true });
+  }
+  return { text, intent, names, terms };
 }
 
 /** The total weight of a question's terms (what full coverage is worth). */

@@ -4,13 +4,14 @@
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
-export type Field = "name" | "container" | "file" | "dir" | "doc" | "body";
+export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "body";
 
 /**
- * How much a match in each field says that the function is about the term: its own name says most; its
- * class, file and directory say what it belongs to; its doc comment describes it; its body only uses it.
+ * How much a match in each field says that the function is about the term: its whole name (`clone` for
+ * "who calls clone") says most, then a word of its name (`objectClone`); its class, file and directory
+ * say what it belongs to; its doc comment describes it; its body only uses it.
  */
-export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { name: 1, container: 0.8, file: 0.7, dir: 0.5, doc: 0.4, body: 0.15 };
+export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.5, doc: 0.4, body: 0.15 };
 
 /** One field's terms (tokenizer output) of a place in the code. */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
@@ -19,6 +20,8 @@ export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
 export const MIN_PREFIX_TERM = 4;
 /** Shortest term that may match inside a longer one ("alloc" in "kzalloc"; "read" not in "thread"). */
 export const MIN_INNER_TERM = 5;
+/** Shortest code spelling (`msg`, `skb`) that may match at the start or end of a compound name. */
+export const MIN_SPELLING_AFFIX = 3;
 /** A prefix or inner match says less than the whole word. */
 export const PARTIAL_MATCH = 0.7;
 
@@ -39,13 +42,18 @@ function wordMatch(term: QuestionTerm, word: string): number {
     if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
     if (spelling.length >= MIN_INNER_TERM && word.includes(spelling)) return PARTIAL_MATCH;
   }
+  // A code spelling at either end of a compound name: `msg` of `sendmsg`, `skb` of `skbuff`.
+  for (const form of term.forms) if (form.length >= MIN_SPELLING_AFFIX && form.length < word.length && (word.startsWith(form) || word.endsWith(form))) return PARTIAL_MATCH;
   return 0;
 }
 
-function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>): TermMatch | null {
-  if (words.has(term.term)) return { term: term.term, field, matched: term.term, strength: FIELD_STRENGTH[field] };
+function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>): TermMatch | null {
+  if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: FIELD_STRENGTH[field] };
+  // The whole name says "this is the function named so": only the same name matches it.
+  if (field === "symbol") return null;
   let best: TermMatch | null = null;
   for (const word of words) {
+    if (taken.has(`${field}\0${word}`)) continue;
     const quality = wordMatch(term, word);
     if (quality === 0) continue;
     const strength = FIELD_STRENGTH[field] * quality;
@@ -55,20 +63,33 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
   return best;
 }
 
-/** For each question term, its strongest match in the place's fields (terms it does not match are left out). */
+/**
+ * For each question term, its strongest match in the place's fields (terms it does not match are left
+ * out). One whole word of the code answers one term: the heavier terms choose first, so the `tx` of
+ * `e1000_clean_tx_irq` counts for "transmit" or for "sent", not for both, and the `open` of `e1000_open`
+ * for "open" or for "OpenGL".
+ */
 export function matchTerms(question: Pick<ParsedQuestion, "terms">, fields: FieldTerms): TermMatch[] {
   const out: TermMatch[] = [];
-  for (const term of question.terms) {
+  const taken = new Set<string>();
+  const order = question.terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i);
+  for (const { term } of order) {
     let best: TermMatch | null = null;
     for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
       const words = fields[field];
       if (!words || words.size === 0 || (best && best.strength >= FIELD_STRENGTH[field])) continue;
-      const match = bestInField(term, field, words);
+      const match = bestInField(term, field, words, taken);
       if (match && (!best || match.strength > best.strength)) best = match;
     }
-    if (best) out.push(best);
+    if (best) {
+      out.push(best);
+      // A word matched whole is used up; a compound matched in part (`msg` of `sendmsg`) may hold another term.
+      if (best.strength === FIELD_STRENGTH[best.field]) taken.add(`${best.field}\0${best.matched}`);
+    }
   }
-  return out;
+  // In question order, as before: explanations read like the question.
+  const position = new Map(question.terms.map((t, i) => [t.term, i]));
+  return out.sort((a, b) => (position.get(a.term) ?? 0) - (position.get(b.term) ?? 0));
 }
 
 /** How strongly each question term is covered so far (0 when not at all). */

@@ -2,6 +2,7 @@
 // the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
 // hop records, the decisions and the safety block of every multi-hop answer.
 import { parseQuestion } from "../../search/question.js";
+import { FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
 import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "../multi-hop.js";
@@ -16,10 +17,33 @@ import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type
  * its subject: the answer is "no chain found", with low confidence, rather than a path through code
  * that merely shares a word with it.
  */
-export const NO_CHAIN_THRESHOLD = 0.35;
+export const NO_CHAIN_THRESHOLD = 0.25;
 /** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
 export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
+/**
+ * A chain starts only where the code names something the question asks about: a term matched in full
+ * (not as part of a longer word) by the function's name, class or file. "OpenGL shaders" matching the
+ * `open` of `e1000_open` is not a place to start.
+ */
+export function anchored(candidate: Pick<ScoredCandidate, "matches">): boolean {
+  return candidate.matches.some((m) => m.strength >= FIELD_STRENGTH.file);
+}
+
+/** Starts traced for a "how" question: the best entry candidates, each a different function, above the no-chain threshold. */
+export const START_BEAM = 3;
+/** A later start wins only if its chain covers more of the question by this much (an earlier one wins ties). */
+export const COVERAGE_TIE = 0.02;
+
+function startBeam(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const out: ScoredCandidate[] = [];
+  for (const c of candidates) {
+    if (c.score < NO_CHAIN_THRESHOLD || out.length >= START_BEAM) break;
+    if (!out.some((o) => o.scope === c.scope && o.qualified === c.qualified)) out.push(c);
+  }
+  return out;
+}
+
 /** Start candidates listed in the start decision besides the chosen one. */
 const RUNNERS_UP = 3;
 
@@ -110,19 +134,39 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
-  const start = round.candidates[0];
+  const anchoredCandidates = round.candidates.filter(anchored);
+  const start = anchoredCandidates[0];
   const callers = parsed.intent === "callers" && !request.to;
   let outcome: TraceOutcome;
   if (!start || start.score < NO_CHAIN_THRESHOLD) {
-    const best = start ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${NO_CHAIN_THRESHOLD}` : "no scope has a function matching any of its terms";
+    const best = start
+      ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${NO_CHAIN_THRESHOLD}`
+      : round.candidates[0]
+        ? `no function matches any of its words in full by its name, class or file (the nearest, ${round.candidates[0].qualified} in ${round.candidates[0].scope}: ${round.candidates[0].why})`
+        : "no scope has a function matching any of its terms";
     outcome = { steps: [], hops: [], decisions: [], coverage: 0, stopped_because: `the question matches no code well enough to start: ${best}` };
   } else {
     if (request.to) checkRoute(deps.graph, start.scope, request.to, request.maxHops);
-    decisions.push(startDecision(start, round.candidates, request.from));
+    decisions.push(startDecision(start, anchoredCandidates, request.from));
     const scopeScores = new Map<string, number>();
     for (const c of round.candidates) if (!scopeScores.has(c.scope)) scopeScores.set(c.scope, c.score);
-    const traceRequest = { question: round.question, start, scopeScores, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) };
-    outcome = callers ? await traceCallers(deps, traceRequest) : await traceForward(deps, traceRequest);
+    const traceFrom = (from: ScoredCandidate) => ({ question: round.question, start: from, scopeScores, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) });
+    if (callers) outcome = await traceCallers(deps, traceFrom(start));
+    else if (request.to) outcome = await traceForward(deps, traceFrom(start));
+    else {
+      // The start is the candidate whose traced chain covers most of the question: the best single match
+      // may be where the question ends ("… all the way down to setInterval"), not where it starts.
+      const starts = startBeam(anchoredCandidates);
+      const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
+      let best = 0;
+      for (let i = 1; i < traced.length; i++) if ((traced[i] as TraceOutcome).coverage > (traced[best] as TraceOutcome).coverage + COVERAGE_TIE) best = i;
+      outcome = traced[best] as TraceOutcome;
+      if (best > 0 || starts.length > 1) {
+        const chosen = starts[best] as ScoredCandidate;
+        decisions[decisions.length - 1] = startDecision(chosen, anchoredCandidates, request.from);
+        decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${(traced[i] as TraceOutcome).coverage.toFixed(2)}`).join(", ")}` });
+      }
+    }
   }
   decisions.push(...outcome.decisions);
   const check = await checkChain(outcome.steps, deps.hashSources);

@@ -136,7 +136,7 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
     const args: ExpandArgs = pending?.args ?? {
       question,
       mode: "forward",
-      from: { symbol: next.symbol, ...(fileHint ? { file_path: fileHint.file_path, line: fileHint.line } : {}), ...(next.module ? { module: next.module } : {}) },
+      from: { symbol: next.symbol, ...(fileHint ? { file_path: fileHint.file_path, line: fileHint.line } : {}), ...(next.module ? { module: next.module } : {}), ...(next.callSite ? { called: true } : {}) },
       covered: Object.fromEntries(covered),
     };
     const answered = pending ?? (await expandParsed(deps, next.scope, args, trailAt(deps, hops, request.maxHops)));
@@ -214,7 +214,7 @@ function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage):
 async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
   const exit = lead.exit as NonNullable<SearchLead["exit"]>;
   const covered = coveredAfter(result, lead, before);
-  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}) }, covered: Object.fromEntries(covered) };
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), called: true }, covered: Object.fromEntries(covered) };
   try {
     const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
     if (!answered.result.resolved) return { failed: `${owner} does not define ${exit.target} as a function` };

@@ -27,9 +27,13 @@ function lastName(symbol: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
 }
 
+/** A constructor is called by its class's name: `SMTP(host)` calls `SMTP.__init__`, `new Foo()` `Foo.constructor`. */
+const CONSTRUCTOR_NAMES = new Set(["__init__", "constructor"]);
+
 /** Whether a call line names the callee as a call or a reference (`foo(`, `.foo(`, `new Foo(`, `foo` passed on). */
 export function namesCallee(line: string, callee: string): boolean {
-  const name = lastName(callee);
+  const last = lastName(callee);
+  const name = CONSTRUCTOR_NAMES.has(last) && callee.includes(".") ? lastName(callee.slice(0, callee.length - last.length - 1)) : last;
   const escaped = name.replace(/[$]/g, "\\$");
   return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
 }

@@ -73,6 +73,17 @@ export class CallGraph {
     return (this.byName.get(name) ?? []).map((id) => this.nodes[id] as GraphNode);
   }
 
+  /** A class's methods (defined in its file, inside it): the class stands for them as a place to start. */
+  membersOf(node: GraphNode): GraphNode[] {
+    if (node.kind !== "class") return [];
+    return this.nodes.filter((n) => n.kind === "method" && n.file_path === node.file_path && n.line_start >= node.line_start && n.line_end <= node.line_end && n.container?.split(/::|\./).at(-1) === node.name);
+  }
+
+  /** A class's constructor (`__init__`, `constructor`) when the scope defines one inside it. */
+  constructorOf(node: GraphNode): GraphNode | null {
+    return this.membersOf(node).find((m) => m.name === "__init__" || m.name === "constructor") ?? null;
+  }
+
   callsOf(id: number): readonly LocalEdge[] {
     return this.out.get(id) ?? [];
   }

@@ -87,12 +87,22 @@ class MaxHeap<T> {
   }
 }
 
-/** Best-first from `start`: every function reached once, by the path that covers most of the question first. */
-export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, start: GraphNode, covered: Coverage, maxDepth: number, match: NodeMatcher): RawLead[] {
-  const startMatches = match(start);
-  const first: Reached = { node: start, parent: null, callLine: null, covered: cover(covered, startMatches), matches: startMatches, depth: 0, score: stepScore(question, startMatches, covered) };
+/**
+ * Best-first from `start`: every function reached once, by the path that covers most of the question first.
+ * A class has no body to follow: it starts from its methods, each a path of its own, best first (the path
+ * for "how does SMTPHandler send a record" is `emit`'s, not the class's).
+ */
+export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, start: GraphNode, covered: Coverage, maxDepth: number, match: NodeMatcher, called = false): RawLead[] {
+  // Reached through a call (`SMTP(host)`), a class is its constructor; as the question's start, its methods.
+  const ctor = called ? graph.constructorOf(start) : null;
+  if (ctor) start = ctor;
+  const members = called ? [] : graph.membersOf(start);
   const heap = new MaxHeap<Reached>();
-  heap.push(first, Infinity);
+  for (const node of members.length > 0 ? members : [start]) {
+    const matches = match(node);
+    const first: Reached = { node, parent: null, callLine: null, covered: cover(covered, matches), matches, depth: 0, score: stepScore(question, matches, covered) };
+    heap.push(first, members.length > 0 ? coverageShare(question, first.covered) + first.score : Infinity);
+  }
   const seen = new Set<number>();
   const reached: Reached[] = [];
   while (heap.size > 0 && reached.length < LOCAL_SEARCH_BUDGET) {
@@ -125,7 +135,7 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
       const known = exits.get(key);
       if (!known || lead.score > known.score) exits.set(key, lead);
     }
-    // A path worth ending on: its last function adds to the question (a path of only the entry always counts).
+    // A path worth ending on: its last function adds to the question (a path of only an entry always counts).
     if (state.parent === null || state.score > 0) endings.push({ end: state, exit: null, score: state.score, coverage: coverageShare(question, state.covered) });
   }
   const byScore = (a: RawLead, b: RawLead) => b.score - a.score || a.end.depth - b.end.depth;

@@ -1,10 +1,10 @@
 // The terms of a function's description, field by field, as the relevance model reads them
-// (agents/search/relevance.ts): its name, its class, its file's name, its directories and its doc comment.
+// (agents/search/relevance.ts): its whole name, the words of its name, its class, its file's name, its directories and its doc comment.
 import type { FieldTerms } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CodeSymbol } from "../types.js";
 
-export type NodeFieldTerms = Required<Pick<FieldTerms, "name" | "container" | "file" | "dir" | "doc">>;
+export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc">>;
 
 /** Directory names that say where code sits, not what it does. */
 const PLACE_DIRS = new Set(["src", "lib", "internal", "include", "linux", "pkg", "packages", "source"]);
@@ -31,6 +31,7 @@ export function pathTerms(path: string): { file: ReadonlySet<string>; dir: Reado
 export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
   const { file, dir } = pathTerms(symbol.file_path);
   return {
+    symbol: new Set([symbol.name.toLowerCase()]),
     name: termsOf(symbol.name),
     container: termsOf(symbol.container ?? ""),
     file,

@@ -3,8 +3,9 @@
 //     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
 //  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`, `super().m()`): the method
 //     `m` of the caller's class, else of its file, else the scope's methods named `m`.
-//  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the scope's definitions
-//     of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
+//  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
+//     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
+//     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
 // Not resolved: calls through function pointers or callbacks held in variables, dynamic dispatch to an
 // overriding method of a subclass, decorators, and names built at run time (getattr, computed keys).
@@ -66,6 +67,10 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
   }
   if (defined.length === 0) return { kind: "member", name };
+  // A receiver that names the container (`intervalProvider.setInterval`, `Foo.create`, `ns::f`) says which.
+  const owner = receiver.split(/\.|->|::/).at(-1);
+  const contained = defined.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
+  if (contained.length > 0) return { kind: "local", nodes: contained };
   if (defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
   return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
 }

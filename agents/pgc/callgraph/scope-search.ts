@@ -52,7 +52,7 @@ export class ScopeSearch {
     if (args.mode === "callers") return this.callers(args);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const match = nodeMatcher(args.question, this.bodyOf);
-    const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match);
+    const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
     return this.wire(raw);
   }
 

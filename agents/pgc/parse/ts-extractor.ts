@@ -102,12 +102,38 @@ function onFunction(state: TsState, node: Node): void {
   if (name) addFunction(state, node, exportOuter(node), name, "function", node);
 }
 
+/**
+ * The module-level `const` an object literal initializes (`export const intervalProvider = { … }`), whose
+ * methods are the object's methods; undefined for any other object literal.
+ */
+function moduleObjectName(object: Node | null): string | undefined {
+  const declarator = object?.type === "object" ? object.parent : null;
+  const top = declarator?.type === "variable_declarator" ? declarator.parent?.parent : null;
+  if (!(top?.type === "program" || top?.type === "export_statement")) return undefined;
+  return declarator?.childForFieldName("name")?.type === "identifier" ? declarator.childForFieldName("name")?.text : undefined;
+}
+
 function onMethod(state: TsState, node: Node): void {
   const name = node.childForFieldName("name")?.text;
   if (!name) return;
-  // Object-literal methods still attribute the calls inside them, but only class methods are symbols.
+  // Class methods are symbols, and so are the methods of a module-level object (`intervalProvider.setInterval`,
+  // called as such); other object-literal methods still attribute the calls inside them.
+  const object = moduleObjectName(node.parent);
   if (node.parent?.type === "class_body") addFunction(state, node, node, name, "method", node);
+  else if (object) addObjectMethod(state, node, name, object);
   else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+function addObjectMethod(state: TsState, node: Node, name: string, object: string): void {
+  state.ctx.addSymbol(node, {
+    name,
+    kind: "method",
+    signature: headText(state.ctx.content, node, node.childForFieldName("body")),
+    params: realChildren(node.childForFieldName("parameters")).length,
+    returns: returnTypeOf(node),
+    container: object,
+  });
+  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);

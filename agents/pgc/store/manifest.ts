@@ -10,7 +10,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 2: standard-library imports the root itself holds became cross-scope references. */
 /** 3: module-level TS/JS values (`export const ZodString = …`) became symbols. */
 /** 4: calls through another scope's module (Python `json.dumps(…)` after `import json`, JS `core.f(…)` after `import * as core`) became cross-scope calls, and calls name their module. */
-export const STORE_VERSION = 4;
+/** 5: methods of a module-level TS/JS object literal (`export const intervalProvider = { setInterval() {} }`) became symbols. */
+export const STORE_VERSION = 5;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -59,6 +59,17 @@ const SOURCES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  "web/timers.ts": [
+    "export const timerProvider = {",
+    "  setTimer(handler: () => void, ms: number) {",
+    "    return setTimeout(handler, ms);",
+    "  },",
+    "};",
+    "export function schedule(handler: () => void): unknown {",
+    "  return timerProvider.setTimer(handler, 10);",
+    "}",
+    "",
+  ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
 };
 
@@ -136,6 +147,22 @@ describe("method calls in Python and TypeScript", () => {
     expect(graph.callsOf(handle!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["Server.dispatch"]);
     const [dispatch] = graph.named("dispatch");
     expect(graph.exitsOf(dispatch!.id).map((e) => e.target)).toContain("route");
+  });
+
+  it("makes a module-level object's methods nodes, and resolves a call through the object's name to them", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    const [schedule] = graph.named("schedule");
+    expect(graph.callsOf(schedule!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["timerProvider.setTimer"]);
+  });
+
+  it("starts a class from its methods as an entry, and from its constructor when a call reaches it", async () => {
+    const pgc = await open(corpus, "shop", ["shop/cart.py"]);
+    const question = parseQuestion("What does a cart checkout do?");
+    const asEntry = await pgc.search().expand({ question, mode: "forward", from: { symbol: "Cart" }, covered: {} });
+    expect(asEntry.steps[0]?.qualified).toBe("Cart.checkout");
+    const asCall = await pgc.search().expand({ question, mode: "forward", from: { symbol: "Cart", called: true }, covered: {} });
+    expect(asCall.steps[0]?.qualified).toBe("Cart.__init__");
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {

@@ -32,6 +32,12 @@ describe("parseQuestion", () => {
     expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");
     expect(parseQuestion("How does kmalloc work?").intent).toBe("how");
   });
+
+  it("takes the thing a who-calls question names as a code name, whatever its shape", () => {
+    const q = parseQuestion("Who calls clone, the helper that copies a schema?");
+    expect(q.names[0]).toBe("clone");
+    expect(q.terms.find((t) => t.term === "clone")?.name).toBe(true);
+  });
 });
 
 describe("the relevance model", () => {
@@ -44,8 +50,28 @@ describe("the relevance model", () => {
     expect(byTerm["driver"]?.field).toBe("dir");
     expect(byTerm["dma"]?.strength).toBe(FIELD_STRENGTH.doc);
     const prefix = matchTerms(parseQuestion("the parser"), { name: words("pars") });
-    expect(prefix[0]?.strength).toBeCloseTo(PARTIAL_MATCH);
+    expect(prefix[0]?.strength).toBeCloseTo(FIELD_STRENGTH.name * PARTIAL_MATCH);
     expect(explainMatches(matches)).toContain("driver (dir)");
+  });
+
+  it("ranks a function named exactly as the question's name above one that has it as a word of its name", () => {
+    const who = parseQuestion("Who calls clone?");
+    const exact = relevance(who, matchTerms(who, { symbol: words("clone"), name: words("clone") }));
+    const part = relevance(who, matchTerms(who, { symbol: words("objectclone"), name: words("object", "clone", "objectclone") }));
+    expect(exact).toBeGreaterThan(part);
+    // The whole name matches only itself: `subscribe` is not the symbol `createoperatorsubscriber`.
+    const sub = parseQuestion("What does subscribe() do?");
+    expect(matchTerms(sub, { symbol: words("createoperatorsubscriber") })).toEqual([]);
+  });
+
+  it("lets one whole word of the code answer one term of the question, the heavier term first", () => {
+    const sent = parseQuestion("How is a frame sent by the transmit path?");
+    const matches = matchTerms(sent, { name: words("e1000", "tx", "irq") });
+    expect(matches.filter((m) => m.matched === "tx")).toHaveLength(1);
+    // A compound matched in part may serve two terms: `sendmsg` holds "message" and "sent".
+    const msg = parseQuestion("How is a message sent on a socket?");
+    const both = matchTerms(msg, { name: words("sock", "sendmsg") });
+    expect(both.map((m) => m.term).sort()).toEqual(["messag", "sent", "socket"].sort());
   });
 
   it("scores a function that names the question above one that only sits near it, and nothing for no match", () => {
