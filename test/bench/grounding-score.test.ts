@@ -6,11 +6,12 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { citationHash } from "../../agents/protocol/index.js";
 import type { MultiHopResult } from "../../agents/manager/multi-hop.js";
-import { loadCaseFile } from "../../scripts/bench/grounding/cases.js";
+import { loadAllCases, loadCaseFile } from "../../scripts/bench/grounding/cases.js";
 import { inOrderCited, scoreAnswer, type AnswerStep } from "../../scripts/bench/grounding/score.js";
 
 const root = mkdtempSync(join(tmpdir(), "grounding-score-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+const CASES = join(import.meta.dirname, "../../scripts/bench/grounding/cases");
 
 const lines = ["int a(void)", "{", "\treturn b();", "}", "int b(void)", "{", "\treturn 0;", "}"];
 mkdirSync(join(root, "x"));
@@ -68,6 +69,13 @@ describe("grounding scores", () => {
     const offtopic = { ...question, kind: "offtopic" as const, gold: [] };
     expect(scoreAnswer(offtopic, [], result([]), root).honest_no_chain).toBe(true);
     expect(scoreAnswer(offtopic, [], result([step("a", 1, 4, "one")]), root).honest_no_chain).toBe(false);
+  });
+
+  it("loads every case file of the benchmark: at least 40 questions over at least 4 code bases", () => {
+    const all = loadAllCases(CASES).filter((c) => c.corpus !== "fixtures");
+    expect(new Set(all.map((c) => c.language))).toEqual(new Set(["c", "python", "typescript"]));
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    expect(all.reduce((n, c) => n + c.questions.length, 0)).toBeGreaterThanOrEqual(40);
   });
 
   it("refuses a case file with an unknown key or a call site off the chain", () => {
