@@ -77,7 +77,30 @@ function questionTokens(text: string, names: readonly string[]): string[] {
     const tokens = tokenize(word);
     const bare = word.replace(/^[^\w$]+|[^\w$]+$/g, "").replace(/\(\)$/, "").toLowerCase();
     const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()]/.test(word) && !code.has(bare);
-    out.push(...(compound ? tokens.slice(-1) : tokens));
+    if (compound) {
+      out.push(...tokens.slice(-1));
+      continue;
+    }
+    // Parts a case split makes of one word (`pv4` of "IPv4", `gl` of "OpenGL") are fragments, not words.
+    const separated = /[_.\-:>]/.test(word);
+    out.push(...tokens.filter((t, i) => i === tokens.length - 1 || (t.length >= 3 && (separated || !/\d/.test(t)))));
+  }
+  return out;
+}
+
+/**
+ * The terms that are only parts of a longer word the question writes (`open` and `gl` of "OpenGL", `set`
+ * of `setInterval`): they help score a place, but a place matching only them is not what the question names.
+ */
+export function fragmentTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of text.split(/\s+/)) {
+    const tokens = tokenize(word);
+    for (const t of tokens.slice(0, -1)) out.add(t);
+  }
+  for (const word of text.split(/\s+/)) {
+    const tokens = tokenize(word);
+    if (tokens.length === 1) out.delete(tokens[0] as string);
   }
   return out;
 }

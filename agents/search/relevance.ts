@@ -144,6 +144,9 @@ export function stepScore(question: Pick<ParsedQuestion, "terms">, matches: read
   return gain(question, matches, covered) + RELEVANCE_CARRY * relevance(question, matches);
 }
 
+/** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */
+export const DEPTH_COST = 0.02;
+
 /** "e1000 (name), receiv as rx (name), driver (dir)": why a place scored what it did. */
 export function explainMatches(matches: readonly TermMatch[]): string {
   return matches.map((m) => `${m.term}${m.matched === m.term ? "" : ` as ${m.matched}`} (${m.field})`).join(", ");

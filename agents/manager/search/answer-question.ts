@@ -1,8 +1,8 @@
 // A question answered by the call-graph search: parse it once, find its start in one fan-out round, trace
 // the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
 // hop records, the decisions and the safety block of every multi-hop answer.
-import { parseQuestion } from "../../search/question.js";
-import { FIELD_STRENGTH } from "../../search/relevance.js";
+import { fragmentTerms, parseQuestion } from "../../search/question.js";
+import { DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
 import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "../multi-hop.js";
@@ -23,11 +23,12 @@ export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
 /**
  * A chain starts only where the code names something the question asks about: a term matched in full
- * (not as part of a longer word) by the function's name, class or file. "OpenGL shaders" matching the
- * `open` of `e1000_open` is not a place to start.
+ * (not as part of a longer word) by the function's name, class or file, and a term the question writes as
+ * a word of its own, not a fragment of one: "OpenGL shaders" matching the `open` of `e1000_open` is not a
+ * place to start.
  */
-export function anchored(candidate: Pick<ScoredCandidate, "matches">): boolean {
-  return candidate.matches.some((m) => m.strength >= FIELD_STRENGTH.file);
+export function anchored(candidate: Pick<ScoredCandidate, "matches">, fragments: ReadonlySet<string> = new Set()): boolean {
+  return candidate.matches.some((m) => m.strength >= FIELD_STRENGTH.file && !fragments.has(m.term));
 }
 
 /** Starts traced for a "how" question: the best entry candidates, each a different function, above the no-chain threshold. */
@@ -134,7 +135,8 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
-  const anchoredCandidates = round.candidates.filter(anchored);
+  const fragments = fragmentTerms(request.question);
+  const anchoredCandidates = round.candidates.filter((c) => anchored(c, fragments));
   const start = anchoredCandidates[0];
   const callers = parsed.intent === "callers" && !request.to;
   let outcome: TraceOutcome;
@@ -158,13 +160,16 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
       const starts = startBeam(anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
+      // Each step costs DEPTH_COST, as inside a scope: a long chain that picks up words on its way (a BPF
+      // redirect back to dev_queue_xmit) does not beat a short one from the function the question names.
+      const value = (o: TraceOutcome) => o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1);
       let best = 0;
-      for (let i = 1; i < traced.length; i++) if ((traced[i] as TraceOutcome).coverage > (traced[best] as TraceOutcome).coverage + COVERAGE_TIE) best = i;
+      for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome) > value(traced[best] as TraceOutcome) + COVERAGE_TIE) best = i;
       outcome = traced[best] as TraceOutcome;
       if (best > 0 || starts.length > 1) {
         const chosen = starts[best] as ScoredCandidate;
         decisions[decisions.length - 1] = startDecision(chosen, anchoredCandidates, request.from);
-        decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${(traced[i] as TraceOutcome).coverage.toFixed(2)}`).join(", ")}` });
+        decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome).toFixed(2)}`).join(", ")}` });
       }
     }
   }

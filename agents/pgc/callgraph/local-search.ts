@@ -1,7 +1,7 @@
 // A worker's part of the distributed search: from an entry function, follow the calls inside the scope
 // best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
 // collect the paths' exits — calls into other scopes — with the same score.
-import { coverageShare, cover, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { coverageShare, cover, DEPTH_COST, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { tokenize } from "../retrieval/index.js";
@@ -10,8 +10,6 @@ import { tokenize } from "../retrieval/index.js";
 export const LOCAL_SEARCH_BUDGET = 400;
 /** Calls deeper than this inside one scope are not followed (a chain hands on to the next scope instead). */
 export const DEFAULT_LOCAL_DEPTH = 5;
-/** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */
-export const DEPTH_COST = 0.02;
 /** Exits and local endings returned per request. */
 export const MAX_EXIT_LEADS = 24;
 export const MAX_LOCAL_LEADS = 4;

@@ -1,6 +1,7 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
-import { parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { anchored } from "../../../agents/manager/search/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, relevance, stepScore } from "../../../agents/search/relevance.js";
 import { withRarity } from "../../../agents/manager/search/entry-round.js";
 
@@ -31,6 +32,19 @@ describe("parseQuestion", () => {
     expect(parseQuestion("Who calls kmalloc?").intent).toBe("callers");
     expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");
     expect(parseQuestion("How does kmalloc work?").intent).toBe("how");
+  });
+
+  it("knows the terms that are only fragments of a word the question writes, and does not start a chain on them alone", () => {
+    const text = "How are 3D scenes rendered with OpenGL shaders?";
+    const fragments = fragmentTerms(text);
+    expect(fragments.has("open")).toBe(true);
+    expect(fragments.has("shader")).toBe(false);
+    const q = parseQuestion(text);
+    expect(q.terms.map((t) => t.term)).not.toContain("pv4");
+    const onFragment = { matches: matchTerms(q, { name: words("e1000", "open") }) };
+    expect(anchored(onFragment, fragments)).toBe(false);
+    expect(anchored({ matches: matchTerms(q, { name: words("shader", "compile") }) }, fragments)).toBe(true);
+    expect(parseQuestion("How does IPv4 route a packet?").terms.map((t) => t.term)).not.toContain("pv4");
   });
 
   it("takes the thing a who-calls question names as a code name, whatever its shape", () => {
