@@ -35,7 +35,7 @@ export interface TermMatch {
 }
 
 /** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
-function wordMatch(term: QuestionTerm, word: string): number {
+export function wordMatch(term: QuestionTerm, word: string): number {
   if (word === term.term || term.forms.includes(word)) return 1;
   for (const spelling of [term.term, ...term.forms]) {
     const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];

@@ -36,12 +36,12 @@ export interface RawLead {
 /** A node's matches with its body's terms too (they count little: FIELD_STRENGTH.body). */
 export type NodeMatcher = (node: GraphNode) => TermMatch[];
 
-export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyOf: (node: GraphNode) => string): NodeMatcher {
+export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyTermsOf: (node: GraphNode) => ReadonlySet<string>): NodeMatcher {
   const memo = new Map<number, TermMatch[]>();
   return (node) => {
     let matches = memo.get(node.id);
     if (!matches) {
-      matches = matchTerms(question, { ...node.terms, body: new Set(tokenize(bodyOf(node))) });
+      matches = matchTerms(question, { ...node.terms, body: bodyTermsOf(node) });
       memo.set(node.id, matches);
     }
     return matches;

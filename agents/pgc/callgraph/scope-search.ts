@@ -4,6 +4,7 @@ import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type E
 import { matchTerms, relevance, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
+import { EntryIndex } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, searchForward, type RawLead } from "./local-search.js";
 
 /** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
@@ -19,13 +20,17 @@ export interface SourceText {
   read(path: string): Promise<string | null>;
 }
 
-function dfOf(question: SearchQuestion, all: readonly { node: GraphNode; matches: TermMatch[] }[]): Record<string, number> {
-  const df: Record<string, number> = Object.fromEntries(question.terms.map((t) => [t.term, 0]));
-  for (const { matches } of all) for (const m of matches) df[m.term] = (df[m.term] ?? 0) + 1;
-  return df;
-}
 
 export class ScopeSearch {
+  private index: EntryIndex | undefined;
+  /** Each body's terms, tokenized on first use and kept: the same functions are reached by many questions. */
+  private readonly bodies = new Map<number, ReadonlySet<string>>();
+  private readonly bodyTerms = (node: GraphNode): ReadonlySet<string> => {
+    let terms = this.bodies.get(node.id);
+    if (!terms) this.bodies.set(node.id, (terms = new Set(tokenize(this.bodyOf(node)))));
+    return terms;
+  };
+
   constructor(
     private readonly scope: string,
     private readonly graph: CallGraph,
@@ -35,15 +40,10 @@ export class ScopeSearch {
 
   /** The scope's best entry points: functions whose name, class, file, directories or doc match the question. */
   entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
-    const scored: { node: GraphNode; matches: TermMatch[]; score: number }[] = [];
-    for (const node of this.graph.nodes) {
-      const matches = matchTerms(question, node.terms);
-      if (matches.length > 0) scored.push({ node, matches, score: relevance(question, matches) });
-    }
-    const df = dfOf(question, scored);
+    this.index ??= new EntryIndex(this.graph);
     // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
-    scored.sort((a, b) => b.score - a.score || span(a.node) - span(b.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
-    const candidates: EntryCandidate[] = scored.slice(0, topK).map(({ node, matches }) => ({ ...placeOf(node), matches }));
+    const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
+    const candidates: EntryCandidate[] = best.map(({ node, matches }) => ({ ...placeOf(node), matches }));
     return { scope: this.scope, nodes: this.graph.nodes.length, df, candidates };
   }
 
@@ -51,7 +51,7 @@ export class ScopeSearch {
     const start = this.resolveEntry(args);
     if (args.mode === "callers") return this.callers(args);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
-    const match = nodeMatcher(args.question, this.bodyOf);
+    const match = nodeMatcher(args.question, this.bodyTerms);
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
     return this.wire(raw);
   }
@@ -73,14 +73,14 @@ export class ScopeSearch {
     const byModule = nodes.find((n) => moduleTerms.length > 0 && moduleTerms.every((part) => n.file_path.includes(part)));
     if (byModule) return byModule;
     // Else the definition that bears most on the question (a header's inline over a same-named static elsewhere is not knowable).
-    const match = nodeMatcher(args.question, this.bodyOf);
+    const match = nodeMatcher(args.question, this.bodyTerms);
     return [...nodes].sort((a, b) => relevance(args.question, match(b)) - relevance(args.question, match(a)) || span(a) - span(b))[0] as GraphNode;
   }
 
   /** Callers mode: the functions of this scope that call `from.symbol`, most relevant to the question first. */
   private async callers(args: ExpandArgs): Promise<ExpandResult> {
     const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
-    const match = nodeMatcher(args.question, this.bodyOf);
+    const match = nodeMatcher(args.question, this.bodyTerms);
     const found = this.graph.callersOf(name).filter((c) => c.node.name !== name);
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number }[] = [];

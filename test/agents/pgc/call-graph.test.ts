@@ -10,6 +10,7 @@ import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import { parseQuestion } from "../../../agents/search/question.js";
+import { matchTerms, relevance } from "../../../agents/search/relevance.js";
 import { citationHash } from "../../../agents/protocol/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 import { readFileSync } from "node:fs";
@@ -116,6 +117,21 @@ describe("the call graph of C code", () => {
     // A lock or a free is no lead: exits are ranked by what they add to the question.
     const ranked = result.leads.filter((l) => l.exit).map((l) => l.exit!.target);
     expect(ranked.indexOf("dma_alloc_coherent")).toBeLessThan(Math.max(0, ranked.indexOf("dma_free_coherent")) + 1);
+  });
+
+  it("finds by its inverted index the same entry points as scoring every function", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    const graph = new CallGraph(pgc.data);
+    for (const text of ["How does the e1000 driver allocate DMA buffers?", "When a frame is received, how does it reach the stack?", "Who calls netdev_priv?"]) {
+      const question = parseQuestion(text);
+      const all = graph.nodes
+        .map((node) => ({ node, score: relevance(question, matchTerms(question, node.terms)) }))
+        .filter((s) => s.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 5);
+      const found = pgc.search().entry(question, 5).candidates;
+      expect(found.map((c) => relevance(question, c.matches))).toEqual(all.map((s) => s.score));
+    }
   });
 
   it("offers entry points scored on the question, with how many of its functions match each term", async () => {

@@ -1,0 +1,66 @@
+// The scope's entry points for a question without scoring every function: an inverted index from each
+// word of the nodes' descriptions (name, class, file, directories, doc) to the nodes holding it. A question
+// term is compared once with each distinct word, which gives every node an upper bound of its relevance;
+// nodes are then scored exactly (relevance.ts) in the order of that bound until no bound can beat the
+// k-th exact score. Same answer as scoring every node, at a fraction of the cost on a 40,000-line scope.
+import type { SearchQuestion } from "../../protocol/index.js";
+import { FIELD_STRENGTH, matchTerms, relevance, wordMatch, type Field, type TermMatch } from "../../search/relevance.js";
+import type { CallGraph, GraphNode } from "./call-graph.js";
+
+const INDEXED_FIELDS = ["symbol", "name", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
+
+export interface ScoredNode {
+  node: GraphNode;
+  matches: TermMatch[];
+  score: number;
+}
+
+export class EntryIndex {
+  /** word → (node id, field strength) for every indexed field holding it. */
+  private readonly postings = new Map<string, { node: number; strength: number }[]>();
+
+  constructor(private readonly graph: CallGraph) {
+    for (const node of graph.nodes) {
+      for (const field of INDEXED_FIELDS) {
+        for (const word of node.terms[field]) {
+          let list = this.postings.get(word);
+          if (!list) this.postings.set(word, (list = []));
+          list.push({ node: node.id, strength: FIELD_STRENGTH[field] });
+        }
+      }
+    }
+  }
+
+  /**
+   * The best `topK` nodes for the question, in `order`, and per term how many nodes match it. Exact: a node
+   * is skipped only when its upper bound is below the k-th exact score already found.
+   */
+  search(question: SearchQuestion, topK: number, order: (a: ScoredNode, b: ScoredNode) => number): { best: ScoredNode[]; df: Record<string, number> } {
+    const total = question.terms.reduce((sum, t) => sum + t.weight, 0);
+    const bound = new Map<number, number>();
+    const df: Record<string, number> = {};
+    for (const term of question.terms) {
+      const strongest = new Map<number, number>();
+      for (const [word, list] of this.postings) {
+        const quality = wordMatch(term, word);
+        if (quality === 0) continue;
+        for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
+      }
+      df[term.term] = strongest.size;
+      for (const [node, strength] of strongest) bound.set(node, (bound.get(node) ?? 0) + (term.weight * strength) / (total || 1));
+    }
+    const ranked = [...bound].sort((a, b) => b[1] - a[1]);
+    const best: ScoredNode[] = [];
+    for (const [id, upper] of ranked) {
+      const kth = best.length >= topK ? (best[topK - 1] as ScoredNode).score : -1;
+      if (upper < kth - 1e-12) break;
+      const node = this.graph.nodes[id] as GraphNode;
+      const matches = matchTerms(question, node.terms);
+      if (matches.length === 0) continue;
+      best.push({ node, matches, score: relevance(question, matches) });
+      best.sort(order);
+      if (best.length > topK) best.length = topK;
+    }
+    return { best, df };
+  }
+}
