@@ -157,12 +157,31 @@ function onCall(ctx: ExtractContext, node: Node): void {
   const caller = enclosing?.name ?? null;
   const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
   ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: startLine(node), plain, local });
+  if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing);
   const bare = callee.replace(/^(::|std::)/, "");
   if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);
   const rule = matchRisk("c", [bare], node.childForFieldName("arguments"));
   if (rule) {
     const { reason, severity } = rule;
     ctx.out.risks.push({ api: bare, reason, severity, line_start: startLine(node), line_end: endLine(node), caller });
+  }
+}
+
+/**
+ * A call through a macro written in capitals (`INDIRECT_CALL_2(ipprot->handler, tcp_v4_rcv, udp_rcv, …)`,
+ * `NF_HOOK(…, ip_rcv_finish)`) that is handed functions by name: the kernel's way of calling through a
+ * pointer while naming the likely targets, or of running a function after a hook.
+ */
+const DISPATCH_MACRO = /^[A-Z][A-Z0-9_]*$/;
+/** A function name as an argument: lower case with an underscore (`tcp_v4_rcv`), not a plain variable (`skb`). */
+const PASSED_FUNCTION = /^[a-z][a-z0-9]*_[a-z0-9_]*$/;
+
+/** Each function a dispatch macro is handed by name is a call of it, at the line that names it. */
+function addPassedFunctions(ctx: ExtractContext, node: Node, caller: string | null, enclosing: OpenDefinition): void {
+  for (const arg of node.childForFieldName("arguments")?.namedChildren ?? []) {
+    if (arg?.type !== "identifier" || !PASSED_FUNCTION.test(arg.text)) continue;
+    if (localsOf(enclosing).has(arg.text)) continue;
+    ctx.out.calls.push({ callee: arg.text, caller, file_path: ctx.path, line: startLine(arg), plain: true, local: false });
   }
 }
 

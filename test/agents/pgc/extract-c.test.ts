@@ -140,6 +140,27 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("takes a function handed by name to a capitals macro as a call of it, at the line naming it", async () => {
+    const content = [
+      "void deliver(struct sk_buff *skb, int (*handler)(struct sk_buff *))",
+      "{",
+      "\tINDIRECT_CALL_2(handler, tcp_v4_rcv,",
+      "\t\t\tudp_rcv, skb);",
+      "\tNF_HOOK(NFPROTO_IPV4, skb, ip_local_deliver_finish);",
+      "\tcallback(skb, other_fn);",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "deliver.c", content });
+    expect(parsed.calls.map((call) => [call.callee, call.line])).toEqual([
+      ["INDIRECT_CALL_2", 3],
+      ["tcp_v4_rcv", 3],
+      ["udp_rcv", 4],
+      ["NF_HOOK", 5],
+      ["ip_local_deliver_finish", 5],
+      ["callback", 6],
+    ]);
+  });
+
   it("reads C++ classes, methods and namespace-qualified definitions", async () => {
     const content = [
       "#include <vector>",
