@@ -1,54 +1,14 @@
 // Which of the leads a hop's evidence found bear on the question: evidence-following without a target
 // follows only those, so a call every type has (startswith, print) does not take the chain astray.
-import { tokenize } from "../pgc/retrieval/index.js";
+import { termForms, tokenize } from "../pgc/retrieval/index.js";
 import { entitiesIn, nameWords, ownersOfEntity, words, type Ownership } from "./question-names.js";
 
 /** Words of a question that name no code of their own: "module" in "the logging module" leads nowhere. */
 export const GENERIC_TERMS: ReadonlySet<string> = new Set(tokenize("module modules function functions method methods class classes code file files type types object objects value values data work works use uses used using call calls called handle handles implement implemented implementation"));
 
-/** A word as the tokenizer keys it ("destroy" → "destroi"), so it compares with a name's parts. */
-function stem(word: string): string {
-  return tokenize(word)[0] ?? word;
-}
-
-/**
- * How code spells what a question says in words (kernel and library habit): "received" leads to `ip_rcv`,
- * "transmit" to `dev_queue_xmit`, "find" to `__inet_lookup_skb`. Keyed by the question word's stem.
- */
-const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
-  Object.entries({
-    receive: ["rcv", "recv", "rx"],
-    transmit: ["xmit", "tx"],
-    send: ["xmit", "tx", "snd"],
-    find: ["lookup", "search"],
-    look: ["lookup"],
-    search: ["lookup", "find"],
-    release: ["put", "free"],
-    initialize: ["init", "setup"],
-    delete: ["del", "remove", "destroy"],
-    remove: ["del", "destroy"],
-    buffer: ["buf"],
-    message: ["msg"],
-    packet: ["pkt", "skb"],
-    socket: ["sock"],
-    device: ["dev"],
-    memory: ["mem"],
-    interrupt: ["irq", "intr"],
-    register: ["reg"],
-    address: ["addr"],
-    connection: ["conn"],
-    request: ["req"],
-    response: ["resp"],
-    configuration: ["cfg", "conf", "config"],
-    length: ["len"],
-    error: ["err"],
-    schedule: ["sched"],
-  }).map(([word, short]) => [stem(word), short.map(stem)]),
-);
-
-/** A term with the abbreviations code uses for it. */
+/** A term with the spellings code uses for it (the tokenizer's table, shared with the traced search). */
 function spellings(term: string): string[] {
-  return [term, ...(ABBREVIATIONS.get(term) ?? [])];
+  return [term, ...termForms(term)];
 }
 
 /**

@@ -144,6 +144,18 @@ export function stepScore(question: Pick<ParsedQuestion, "terms">, matches: read
   return gain(question, matches, covered) + RELEVANCE_CARRY * relevance(question, matches);
 }
 
+/**
+ * A function in test code shows how something is used, not how it works: as a start it counts this much of
+ * its relevance, unless the question is about tests.
+ */
+export const TEST_CODE_PRIOR = 0.6;
+const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs)\/|(^|\/)test_[^/]*$|[._-](test|spec)\.[^/]+$|_test\.[^/]+$/;
+
+export function placePrior(filePath: string, question: Pick<ParsedQuestion, "terms">): number {
+  if (!TEST_PATH.test(filePath)) return 1;
+  return question.terms.some((t) => t.term === "test" || t.term === "spec") ? 1 : TEST_CODE_PRIOR;
+}
+
 /** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */
 export const DEPTH_COST = 0.02;
 

@@ -3,7 +3,7 @@
 // on that one scale (agents/search/relevance.ts), so candidates from different scopes compare.
 import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import { explainMatches, relevance } from "../../search/relevance.js";
+import { explainMatches, placePrior, relevance } from "../../search/relevance.js";
 
 /** Entry candidates asked of each scope. */
 export const ENTRY_TOP_K = 8;
@@ -72,7 +72,7 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
   const results = answers.filter((r): r is EntryResult => r !== null);
   const weighted = withRarity(question, results);
   const candidates = results
-    .flatMap((r) => r.candidates.map((c) => ({ ...c, scope: r.scope, score: relevance(weighted, c.matches), why: explainMatches(c.matches) })))
+    .flatMap((r) => r.candidates.map((c) => ({ ...c, scope: r.scope, score: relevance(weighted, c.matches) * placePrior(c.file_path, weighted), why: explainMatches(c.matches) })))
     .sort(byScore);
   return { question: weighted, candidates, failed };
 }

@@ -42,6 +42,16 @@ export interface ExitEdge {
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
 const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
 
+/**
+ * A function, method, class or function-like macro; and a module-level value whose initializer spans
+ * several lines (`export const ZodString = core.$constructor("ZodString", (inst, def) => { … })`): the
+ * calls in it are attributed to it, and in code built that way it is what a reader calls a class.
+ */
+function isNode(symbol: CodeSymbol): boolean {
+  if (symbol.kind === "variable") return symbol.line_end > symbol.line_start;
+  return NODE_KINDS.has(symbol.kind) && !(symbol.kind === "macro" && symbol.params === undefined);
+}
+
 export class CallGraph {
   readonly nodes: GraphNode[] = [];
   private readonly out = new Map<number, LocalEdge[]>();
@@ -50,7 +60,7 @@ export class CallGraph {
 
   constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs">) {
     for (const symbol of data.symbols) {
-      if (!NODE_KINDS.has(symbol.kind) || (symbol.kind === "macro" && symbol.params === undefined)) continue;
+      if (!isNode(symbol)) continue;
       const id = this.nodes.length;
       const qualified = symbol.kind === "method" && symbol.container ? `${symbol.container.split(/::|\./).at(-1)}.${symbol.name}` : symbol.name;
       this.nodes.push({

@@ -69,6 +69,10 @@ const SOURCES: Record<string, string> = {
     "export function schedule(handler: () => void): unknown {",
     "  return timerProvider.setTimer(handler, 10);",
     "}",
+    "export const Timer = make(\"Timer\", (inst: { start(): unknown }) => {",
+    "  inst.start = () => schedule(() => undefined);",
+    "});",
+    "declare function make<T>(name: string, init: (inst: T) => void): T;",
     "",
   ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
@@ -170,6 +174,14 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [schedule] = graph.named("schedule");
     expect(graph.callsOf(schedule!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["timerProvider.setTimer"]);
+  });
+
+  it("makes a module-level value with a multi-line initializer a node, and its initializer's calls its edges", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    const [timer] = graph.named("Timer");
+    expect(timer?.kind).toBe("variable");
+    expect(graph.callsOf(timer!.id).map((e) => graph.nodes[e.to]?.name)).toContain("schedule");
   });
 
   it("starts a class from its methods as an entry, and from its constructor when a call reaches it", async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/search/answer-question.js";
-import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, relevance, stepScore } from "../../../agents/search/relevance.js";
+import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR } from "../../../agents/search/relevance.js";
 import { withRarity } from "../../../agents/manager/search/entry-round.js";
 
 const words = (...list: string[]) => new Set(list);
@@ -45,6 +45,14 @@ describe("parseQuestion", () => {
     expect(anchored(onFragment, fragments)).toBe(false);
     expect(anchored({ matches: matchTerms(q, { name: words("shader", "compile") }) }, fragments)).toBe(true);
     expect(parseQuestion("How does IPv4 route a packet?").terms.map((t) => t.term)).not.toContain("pv4");
+  });
+
+  it("counts test code less as a start, unless the question is about tests", () => {
+    const q = parseQuestion("How does extend build a new object schema?");
+    expect(placePrior("src/v4/classic/tests/object.test.ts", q)).toBe(TEST_CODE_PRIOR);
+    expect(placePrior("tests/test_parser.py", q)).toBe(TEST_CODE_PRIOR);
+    expect(placePrior("src/v4/core/util.ts", q)).toBe(1);
+    expect(placePrior("src/v4/classic/tests/object.test.ts", parseQuestion("How does the object test check extend?"))).toBe(1);
   });
 
   it("takes the thing a who-calls question names as a code name, whatever its shape", () => {
