@@ -9,9 +9,10 @@ export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "
 /**
  * How much a match in each field says that the function is about the term: its whole name (`clone` for
  * "who calls clone") says most, then a word of its name (`objectClone`); its class, file and directory
- * say what it belongs to; its doc comment describes it; its body only uses it.
+ * say what it belongs to — a package or driver directory as much as a file ("urllib's HTTP handler",
+ * "the e1000 driver"); its doc comment describes it; its body only uses it.
  */
-export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.5, doc: 0.4, body: 0.15 };
+export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.7, doc: 0.4, body: 0.15 };
 
 /** One field's terms (tokenizer output) of a place in the code. */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
