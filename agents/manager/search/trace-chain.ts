@@ -202,6 +202,8 @@ interface Probe {
   result: ExpandResult;
   /** The exit's own score plus the share of the question its owner's best path from the callee adds. */
   value: number;
+  /** The chain's coverage of the question through this exit, at the end of its owner's best path. */
+  reach: number;
 }
 
 /** The coverage after a lead's path and its exit's name, on top of what the chain covered before the hop. */
@@ -224,7 +226,7 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
     const best = Math.max(now, ...answered.result.leads.map((l) => l.coverage));
     const callee = answered.result.steps[0];
     const carried = callee ? RELEVANCE_CARRY * relevance(request.question, callee.matches) : 0;
-    return { lead, owner, args, ...answered, value: Math.max(lead.score, carried) + (best - now) };
+    return { lead, owner, args, ...answered, value: Math.max(lead.score, carried) + (best - now), reach: best };
   } catch (error) {
     return { failed: `${owner} did not answer: ${(error as Error).message}` };
   }
@@ -265,7 +267,10 @@ async function chooseExit(
   }
   looked.sort((a, b) => b.value - a.value);
   const best = looked[0];
-  const followed = best && (wanted !== null || best.value >= FOLLOW_THRESHOLD) ? best : null;
+  // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
+  // chain through it covers at least as much of the question as that path does.
+  const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
+  const followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && best.reach >= stay)) ? best : null;
   if (followed) {
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
     const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
@@ -277,7 +282,9 @@ async function chooseExit(
   const stop = wanted !== null
     ? `no call from ${scope} into ${wanted}, the next scope of the planned route`
     : best
-      ? `no exit from ${scope} bears on the question enough to follow (best: ${best.lead.exit?.target} ${fmt(best.value)} < ${FOLLOW_THRESHOLD})`
+      ? best.value < FOLLOW_THRESHOLD
+        ? `no exit from ${scope} bears on the question enough to follow (best: ${best.lead.exit?.target} ${fmt(best.value)} < ${FOLLOW_THRESHOLD})`
+        : `the best path in ${scope} covers more of the question (${fmt(stay)}) than any exit leads to (best: ${best.lead.exit?.target}, ${fmt(best.reach)})`
       : `${scope}'s paths leave it by no call another scope defines`;
   decisions.push({ at: "end", detail: stop });
   return { probe: null, decisions, stop };
