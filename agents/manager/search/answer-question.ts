@@ -32,7 +32,7 @@ export function anchored(candidate: Pick<ScoredCandidate, "matches">, fragments:
 }
 
 /** Starts traced for a "how" question: the best entry candidates, each a different function, above the no-chain threshold. */
-export const START_BEAM = 3;
+export const START_BEAM = 5;
 /** A later start wins only if its chain covers more of the question by this much (an earlier one wins ties). */
 export const COVERAGE_TIE = 0.02;
 
