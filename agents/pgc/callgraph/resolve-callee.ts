@@ -1,8 +1,10 @@
 // Which node of the scope a call site calls. The rules, in order (docs/PGC.md, "The call graph"):
 //  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
 //     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
-//  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`, `super().m()`): the method
-//     `m` of the caller's class, else of its file, else the scope's methods named `m`.
+//  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`): the method `m` of the
+//     caller's class, else of its file, else the scope's methods named `m`. Through its parent
+//     (`super().m()`, `super.m()`): a method `m` of another class of the scope (at most two), else an
+//     exit, as the parent is then another scope's.
 //  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
 //     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
@@ -24,7 +26,9 @@ export type ResolvedCallee =
 /** Member calls resolve inside the scope only to this many same-named definitions. */
 export const MAX_MEMBER_TARGETS = 2;
 
-const SELF_RECEIVER = /^(self|this|cls|super\(\))$/;
+const SELF_RECEIVER = /^(self|this|cls)$/;
+/** `super().m()` (Python), `super.m()` (TS/JS): the parent's `m`, never the caller's own. */
+const SUPER_RECEIVER = /^super(\(\))?$/;
 const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 const NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -56,6 +60,11 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (receiver === null) {
     if (defined.length === 0) return { kind: "none" };
     return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
+  }
+  if (SUPER_RECEIVER.test(receiver)) {
+    const inherited = defined.filter((n) => (n.kind === "method" || n.kind === "function") && n.container !== caller.container);
+    if (inherited.length === 0) return { kind: "member", name };
+    return inherited.length <= MAX_MEMBER_TARGETS ? { kind: "local", nodes: inherited } : { kind: "none" };
   }
   if (SELF_RECEIVER.test(receiver)) {
     const methods = defined.filter((n) => n.kind === "method" || n.kind === "function");

@@ -75,6 +75,15 @@ const SOURCES: Record<string, string> = {
     "declare function make<T>(name: string, init: (inst: T) => void): T;",
     "",
   ].join("\n"),
+  "ext/special.ts": [
+    'import { Router } from "../router/router";',
+    "export class SpecialRouter extends Router {",
+    "  route(path: string): string {",
+    "    return super.route(path).trim();",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
 };
 
@@ -191,6 +200,14 @@ describe("method calls in Python and TypeScript", () => {
     expect(asEntry.steps[0]?.qualified).toBe("Cart.checkout");
     const asCall = await pgc.search().expand({ question, mode: "forward", from: { symbol: "Cart", called: true }, covered: {} });
     expect(asCall.steps[0]?.qualified).toBe("Cart.__init__");
+  });
+
+  it("resolves super.m() to the parent's method, an exit when the parent is another scope's, never to the caller itself", async () => {
+    const pgc = await open(corpus, "ext", ["ext/"]);
+    const graph = new CallGraph(pgc.data);
+    const special = graph.named("route").find((n) => n.container === "SpecialRouter");
+    expect(graph.callsOf(special!.id)).toEqual([]);
+    expect(graph.exitsOf(special!.id).map((e) => e.target)).toContain("route");
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
