@@ -134,6 +134,27 @@ function onMacro(ctx: ExtractContext, node: Node): void {
     signature: collapse(node.text.replace(/\\\n/g, " ")),
     ...(parameters ? { params: realChildren(parameters).length } : {}),
   });
+  if (parameters && value) addMacroCalls(ctx, name, value, new Set(realChildren(parameters).map((p) => p.text)));
+}
+
+/** Words followed by "(" in a macro's body that are C, not calls. */
+const NOT_CALLS = new Set(["if", "for", "while", "switch", "return", "sizeof", "typeof", "__typeof__", "_Generic", "do", "defined", "__attribute__", "_Alignof", "__alignof__", "__builtin_expect"]);
+const CALL_IN_TEXT = /\b([A-Za-z_]\w*)\s*\(/g;
+
+/**
+ * The calls in a function-like macro's body (`#define ext4_journal_start(inode, type, nblocks)
+ * __ext4_journal_start(inode, __LINE__, …)`): tree-sitter keeps the body as text, so its calls are read
+ * from it, each at its own line, with the macro as their caller; the macro's parameters are not calls.
+ */
+function addMacroCalls(ctx: ExtractContext, macro: string, value: Node, parameters: ReadonlySet<string>): void {
+  const text = value.text;
+  const first = startLine(value);
+  for (const match of text.matchAll(CALL_IN_TEXT)) {
+    const callee = match[1] as string;
+    if (callee === macro || parameters.has(callee) || NOT_CALLS.has(callee)) continue;
+    const line = first + (text.slice(0, match.index).match(/\n/g)?.length ?? 0);
+    ctx.out.calls.push({ callee, caller: macro, file_path: ctx.path, line, plain: true, local: false });
+  }
 }
 
 function onInclude(ctx: ExtractContext, node: Node): void {

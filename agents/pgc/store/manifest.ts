@@ -12,7 +12,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 4: calls through another scope's module (Python `json.dumps(…)` after `import json`, JS `core.f(…)` after `import * as core`) became cross-scope calls, and calls name their module. */
 /** 5: methods of a module-level TS/JS object literal (`export const intervalProvider = { setInterval() {} }`) became symbols. */
 /** 6: C functions handed by name to a capitals macro (`INDIRECT_CALL_2(…, tcp_v4_rcv, …)`, `NF_HOOK(…, ip_rcv_finish)`) became calls. */
-export const STORE_VERSION = 6;
+/** 7: calls in the bodies of C function-like macros became calls of the macro. */
+export const STORE_VERSION = 7;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -161,6 +161,19 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("reads the calls in a function-like macro's body as the macro's, at their lines, but not its parameters or C keywords", async () => {
+    const content = [
+      "#define journal_start(inode, type, n) \\",
+      "\t__journal_start((inode), __LINE__, (type), sizeof(n))",
+      "#define wrap(fn, x) fn(x) + helper_call(x)",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "j.h", content });
+    expect(parsed.calls.map((call) => [call.callee, call.caller, call.line])).toEqual([
+      ["__journal_start", "journal_start", 2],
+      ["helper_call", "wrap", 3],
+    ]);
+  });
+
   it("reads C++ classes, methods and namespace-qualified definitions", async () => {
     const content = [
       "#include <vector>",
