@@ -194,7 +194,8 @@ async function main(): Promise<void> {
     const meshNode = node;
     const [rawOne, ...rawHops] = await Promise.all(rawServers.map((server) => connectRawClient(server.ready, BODY)));
     const rawClient = rawOne as Awaited<ReturnType<typeof connectRawClient>>;
-    const question = () => asker.ask("How does sym_s0 reach sym_s3?", { from: "s0", to: `s${HOPS - 1}` });
+    // The planned DelegatedTask route (mode "planned"): instant workers answer tasks, not the search ops.
+    const question = () => asker.ask("How does sym_s0 reach sym_s3?", { from: "s0", to: `s${HOPS - 1}`, mode: "planned" });
     const hopsSent = await sentHops(asker, await question());
     const cases: Record<CaseName, () => Promise<unknown>> = {
       multihop: async () => {
