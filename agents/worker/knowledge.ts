@@ -33,6 +33,8 @@ export interface ScopeKnowledge extends GroundingSource {
   search?: {
     entry(question: SearchQuestion, topK?: number): EntryResult;
     expand(args: ExpandArgs): Promise<ExpandResult>;
+    /** Build what the first question would otherwise wait for (the call graph, the entry index). */
+    warm?(): void;
   };
   stats(): KnowledgeStats;
 }

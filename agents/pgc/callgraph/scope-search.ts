@@ -38,6 +38,11 @@ export class ScopeSearch {
     private readonly bodyOf: (node: GraphNode) => string,
   ) {}
 
+  /** Builds the entry index now rather than on the first question (the call graph is built with this object). */
+  warm(): void {
+    this.index ??= new EntryIndex(this.graph);
+  }
+
   /** The scope's best entry points: functions whose name, class, file, directories or doc match the question. */
   entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
     this.index ??= new EntryIndex(this.graph);

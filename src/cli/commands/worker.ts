@@ -91,6 +91,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const stats = knowledge.stats();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, scope: scope.name, index_revision: stats.revision, documents: stats.documents, pid: process.pid });
+  // Once reachable, build the call graph and entry index the first question would otherwise wait for.
+  setTimeout(() => knowledge.search?.warm?.(), 0);
   const signal = await stopped;
   printJson({ event: "stopped", id: node.id, signal });
   return EXIT.ok;
