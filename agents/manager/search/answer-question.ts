@@ -17,7 +17,7 @@ import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type
  * its subject: the answer is "no chain found", with low confidence, rather than a path through code
  * that merely shares a word with it.
  */
-export const NO_CHAIN_THRESHOLD = 0.25;
+export const NO_CHAIN_THRESHOLD = 0.3;
 /** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
 export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
