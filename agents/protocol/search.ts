@@ -20,6 +20,7 @@ export const QuestionTermSchema = z.strictObject({
   forms: listField(textField(64, 1), 16),
   weight: z.number().min(0).max(1_000),
   name: z.boolean(),
+  fragment: z.boolean().optional(),
 });
 
 export const SearchQuestionSchema = z.strictObject({

@@ -13,6 +13,8 @@ export interface QuestionTerm {
   weight: number;
   /** The term comes from a code-shaped name the question writes (`tcp_sendmsg`, `SMTP.send_message`). */
   name: boolean;
+  /** The term is only a part of a longer word the question writes (`open` of "OpenGL"): it cannot anchor a start. */
+  fragment?: boolean;
 }
 
 export interface ParsedQuestion {
@@ -70,39 +72,33 @@ function intentOf(text: string): QuestionIntent {
  * its parts ("open", "gl") are not things the question asks about. A code name it writes (`setInterval`,
  * `sock_sendmsg`) keeps its parts too, as names in code are made of them.
  */
-function questionTokens(text: string, names: readonly string[]): string[] {
+function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean }[] {
   const code = new Set(names.flatMap((name) => [name, ...name.split(/\.|::|->/)]).map((n) => n.toLowerCase()));
-  const out: string[] = [];
+  const out: { term: string; fragment: boolean }[] = [];
   for (const word of text.split(/\s+/)) {
     const tokens = tokenize(word);
     const bare = word.replace(/^[^\w$]+|[^\w$]+$/g, "").replace(/\(\)$/, "").toLowerCase();
     const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()]/.test(word) && !code.has(bare);
     if (compound) {
-      out.push(...tokens.slice(-1));
+      out.push({ term: tokens.at(-1) as string, fragment: false });
       continue;
     }
     // Parts a case split makes of one word (`pv4` of "IPv4", `gl` of "OpenGL") are fragments, not words.
     const separated = /[_.\-:>]/.test(word);
-    out.push(...tokens.filter((t, i) => i === tokens.length - 1 || (t.length >= 3 && (separated || !/\d/.test(t)))));
+    tokens.forEach((t, i) => {
+      const last = i === tokens.length - 1;
+      if (last || (t.length >= 3 && (separated || !/\d/.test(t)))) out.push({ term: t, fragment: !last });
+    });
   }
   return out;
 }
 
 /**
- * The terms that are only parts of a longer word the question writes (`open` and `gl` of "OpenGL", `set`
- * of `setInterval`): they help score a place, but a place matching only them is not what the question names.
+ * The terms that are only parts of a longer word the question writes (`open` of "OpenGL", `set` of
+ * `setInterval`): they help score a place, but a place matching only them is not what the question names.
  */
 export function fragmentTerms(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const word of text.split(/\s+/)) {
-    const tokens = tokenize(word);
-    for (const t of tokens.slice(0, -1)) out.add(t);
-  }
-  for (const word of text.split(/\s+/)) {
-    const tokens = tokenize(word);
-    if (tokens.length === 1) out.delete(tokens[0] as string);
-  }
-  return out;
+  return new Set(parseQuestion(text).terms.filter((t) => t.fragment).map((t) => t.term));
 }
 
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
@@ -113,12 +109,18 @@ export function parseQuestion(text: string): ParsedQuestion {
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
-  for (const term of questionTokens(text, names)) {
-    if (seen.has(term) || QUESTION_NOISE.has(term)) continue;
+  for (const { term, fragment } of questionTokens(text, names)) {
+    if (QUESTION_NOISE.has(term)) continue;
+    if (seen.has(term)) {
+      // Written whole somewhere, a term is no fragment.
+      const known = terms.find((t) => t.term === term);
+      if (known?.fragment && !fragment) delete known.fragment;
+      continue;
+    }
     seen.add(term);
     const name = nameTerms.has(term);
     const weight = positionPrior(terms.length) * (name ? NAME_TERM_PRIOR : 1);
-    terms.push({ term, forms: [...termForms(term)], weight, name });
+    terms.push({ term, forms: [...termForms(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
   // (the `symbol` field) above one that only has it as a word of its name.

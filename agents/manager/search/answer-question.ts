@@ -1,7 +1,7 @@
 // A question answered by the call-graph search: parse it once, find its start in one fan-out round, trace
 // the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
 // hop records, the decisions and the safety block of every multi-hop answer.
-import { fragmentTerms, parseQuestion } from "../../search/question.js";
+import { parseQuestion } from "../../search/question.js";
 import { DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
@@ -135,7 +135,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
-  const fragments = fragmentTerms(request.question);
+  const fragments = new Set(parsed.terms.filter((t) => t.fragment).map((t) => t.term));
   const anchoredCandidates = round.candidates.filter((c) => anchored(c, fragments));
   const start = anchoredCandidates[0];
   const callers = parsed.intent === "callers" && !request.to;
@@ -149,13 +149,13 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
     outcome = { steps: [], hops: [], decisions: [], coverage: 0, stopped_because: `the question matches no code well enough to start: ${best}` };
   } else {
     if (request.to) checkRoute(deps.graph, start.scope, request.to, request.maxHops);
-    decisions.push(startDecision(start, anchoredCandidates, request.from));
     const scopeScores = new Map<string, number>();
     for (const c of round.candidates) if (!scopeScores.has(c.scope)) scopeScores.set(c.scope, c.score);
     const traceFrom = (from: ScoredCandidate) => ({ question: round.question, start: from, scopeScores, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) });
-    if (callers) outcome = await traceCallers(deps, traceFrom(start));
-    else if (request.to) outcome = await traceForward(deps, traceFrom(start));
-    else {
+    if (callers || request.to) {
+      decisions.push(startDecision(start, anchoredCandidates, request.from));
+      outcome = await (callers ? traceCallers(deps, traceFrom(start)) : traceForward(deps, traceFrom(start)));
+    } else {
       // The start is the candidate whose traced chain covers most of the question: the best single match
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
       const starts = startBeam(anchoredCandidates);
@@ -166,11 +166,8 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       let best = 0;
       for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome) > value(traced[best] as TraceOutcome) + COVERAGE_TIE) best = i;
       outcome = traced[best] as TraceOutcome;
-      if (best > 0 || starts.length > 1) {
-        const chosen = starts[best] as ScoredCandidate;
-        decisions[decisions.length - 1] = startDecision(chosen, anchoredCandidates, request.from);
-        decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome).toFixed(2)}`).join(", ")}` });
-      }
+      decisions.push(startDecision(starts[best] as ScoredCandidate, anchoredCandidates, request.from));
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome).toFixed(2)}`).join(", ")}` });
     }
   }
   decisions.push(...outcome.decisions);

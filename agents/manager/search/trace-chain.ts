@@ -44,7 +44,7 @@ export interface ChainStep {
 }
 
 export interface SearchDecision {
-  at: "start" | "exit" | "end" | "gap" | "skip";
+  at: "start" | "exit" | "end" | "skip";
   detail: string;
 }
 
@@ -200,7 +200,11 @@ interface Probe {
   agent: string;
   failovers: number;
   result: ExpandResult;
-  /** The exit's own score plus the share of the question its owner's best path from the callee adds. */
+  /** The exit's own worth: its name's score, or half its callee's relevance in its owner if that is more. */
+  own: number;
+  /** The share of the question its owner's best path from the callee adds past it. */
+  adds: number;
+  /** own + adds: what following the exit is worth. */
   value: number;
   /** The chain's coverage of the question through this exit, at the end of its owner's best path. */
   reach: number;
@@ -226,7 +230,8 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
     const best = Math.max(now, ...answered.result.leads.map((l) => l.coverage));
     const callee = answered.result.steps[0];
     const carried = callee ? RELEVANCE_CARRY * relevance(request.question, callee.matches) : 0;
-    return { lead, owner, args, ...answered, value: Math.max(lead.score, carried) + (best - now), reach: best };
+    const own = Math.max(lead.score, carried);
+    return { lead, owner, args, ...answered, own, adds: best - now, value: own + (best - now), reach: best };
   } catch (error) {
     return { failed: `${owner} did not answer: ${(error as Error).message}` };
   }
@@ -275,7 +280,7 @@ async function chooseExit(
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
     const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
-    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.lead.score)} for ${named}, ${fmt(followed.value - followed.lead.score)} for what ${followed.owner} adds past it)`;
+    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
     decisions.push({ at: "exit", detail: `left ${scope} by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
     return { probe: followed, decisions, stop: "" };
   }

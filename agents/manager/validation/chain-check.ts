@@ -23,7 +23,7 @@ export interface ChainCheck {
 }
 
 /** The last name of a symbol or call (`send_message` of `SMTP.send_message`). */
-function lastName(symbol: string): string {
+export function lastName(symbol: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
 }
 

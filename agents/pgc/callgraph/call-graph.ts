@@ -57,6 +57,8 @@ export class CallGraph {
   private readonly out = new Map<number, LocalEdge[]>();
   private readonly exits = new Map<number, ExitEdge[]>();
   private readonly byName = new Map<string, number[]>();
+  /** file + container's last name → its methods, for membersOf. */
+  private readonly methodsByContainer = new Map<string, number[]>();
 
   constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs">) {
     for (const symbol of data.symbols) {
@@ -75,6 +77,10 @@ export class CallGraph {
         terms: fieldTermsOf(symbol),
       });
       this.byName.set(symbol.name, [...(this.byName.get(symbol.name) ?? []), id]);
+      if (symbol.kind === "method" && symbol.container) {
+        const key = `${symbol.file_path}\0${symbol.container.split(/::|\./).at(-1)}`;
+        this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
+      }
     }
     this.link(data.calls, data.crossScopeReferences);
   }
@@ -86,7 +92,8 @@ export class CallGraph {
   /** A class's methods (defined in its file, inside it): the class stands for them as a place to start. */
   membersOf(node: GraphNode): GraphNode[] {
     if (node.kind !== "class") return [];
-    return this.nodes.filter((n) => n.kind === "method" && n.file_path === node.file_path && n.line_start >= node.line_start && n.line_end <= node.line_end && n.container?.split(/::|\./).at(-1) === node.name);
+    const methods = this.methodsByContainer.get(`${node.file_path}\0${node.name}`) ?? [];
+    return methods.map((id) => this.nodes[id] as GraphNode).filter((n) => n.line_start >= node.line_start && n.line_end <= node.line_end);
   }
 
   /** A class's constructor (`__init__`, `constructor`) when the scope defines one inside it. */

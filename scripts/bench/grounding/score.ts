@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { citationHash } from "../../../agents/protocol/index.js";
 import type { MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import { lastName } from "../../../agents/manager/validation/index.js";
 import type { GoldStep, GroundingQuestion } from "./cases.js";
 
 export interface AnswerStep {
@@ -34,11 +35,6 @@ export interface QuestionScore {
   confidence: string;
   steps: number;
   scopes: string[];
-}
-
-/** The last identifier of a symbol: `schedule` of `AsyncAction.schedule`. */
-function lastName(symbol: string): string {
-  return /[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
 }
 
 /** What an answer cites, in order: its chain, or its hops' citations when it has none. */
