@@ -82,6 +82,8 @@ export const ExpandArgsSchema = z.strictObject({
     module: textField(300, 1).optional(),
     /** The chain reaches the symbol through a call: a class stands for its constructor, not for all its methods. */
     called: z.boolean().optional(),
+    /** The chain reaches it through an object (`obj.m()`): only a method, a definition inside a class or object, can be it. */
+    member: z.boolean().optional(),
   }),
   /** How strongly each question term is covered by the chain so far. */
   covered: z.record(z.string(), z.number().min(0).max(1)),

@@ -75,7 +75,13 @@ function intentOf(text: string): QuestionIntent {
 function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean }[] {
   const code = new Set(names.flatMap((name) => [name, ...name.split(/\.|::|->/)]).map((n) => n.toLowerCase()));
   const out: { term: string; fragment: boolean }[] = [];
-  for (const word of text.split(/\s+/)) {
+  const words = text.split(/\s+/);
+  for (const [i, word] of words.entries()) {
+    const version = versionTerm(words[i - 1], word);
+    if (version) {
+      out.push({ term: version, fragment: false });
+      continue;
+    }
     const tokens = tokenize(word);
     const bare = word.replace(/^[^\w$]+|[^\w$]+$/g, "").replace(/\(\)$/, "").toLowerCase();
     const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()]/.test(word) && !code.has(bare);
@@ -91,6 +97,16 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
     });
   }
   return out;
+}
+
+/**
+ * A number written after a name ("Zod 4", "Python 3", "HTTP 2") is a version, which code spells `v4` in its
+ * directories and names (src/v4/, api/v2/). The tokenizer drops a lone digit; this keeps it as that term.
+ */
+function versionTerm(before: string | undefined, word: string): string | null {
+  const number = /^(\d{1,2})[,.;:?!)]*$/.exec(word)?.[1];
+  if (!number || !before || !/^[A-Z][\w$]*$/.test(before)) return null;
+  return `v${number}`;
 }
 
 /**

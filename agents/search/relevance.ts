@@ -35,17 +35,27 @@ export interface TermMatch {
   strength: number;
 }
 
+/** Prefixes that turn a word into its opposite: `unsubscribe` is not "subscribe", `disconnect` not "connect". */
+const NEGATING_PREFIX = /^(?:un|dis|non|de|anti)$/;
+
 /** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
 export function wordMatch(term: QuestionTerm, word: string): number {
   if (word === term.term || term.forms.includes(word)) return 1;
   for (const spelling of [term.term, ...term.forms]) {
     const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];
     if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
-    if (spelling.length >= MIN_INNER_TERM && word.includes(spelling)) return PARTIAL_MATCH;
+    const at = spelling.length >= MIN_INNER_TERM ? word.indexOf(spelling) : -1;
+    if (at >= 0 && !negated(word, at)) return PARTIAL_MATCH;
   }
   // A code spelling at either end of a compound name: `msg` of `sendmsg`, `skb` of `skbuff`.
   for (const form of term.forms) if (form.length >= MIN_SPELLING_AFFIX && form.length < word.length && (word.startsWith(form) || word.endsWith(form))) return PARTIAL_MATCH;
   return 0;
+}
+
+/** The word has a negating prefix right before `at` (`un` in `objectunsubscribederror`, `dis` in `disconnect`). */
+function negated(word: string, at: number): boolean {
+  for (let start = Math.max(0, at - 4); start < at; start++) if (NEGATING_PREFIX.test(word.slice(start, at))) return true;
+  return false;
 }
 
 function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>): TermMatch | null {
@@ -155,6 +165,26 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs)\/|(^|\/)test_[^/]*$|[._-]
 export function placePrior(filePath: string, question: Pick<ParsedQuestion, "terms">): number {
   if (!TEST_PATH.test(filePath)) return 1;
   return question.terms.some((t) => t.term === "test" || t.term === "spec") ? 1 : TEST_CODE_PRIOR;
+}
+
+/**
+ * Constructing an exception is where an error begins, not how the work is done (`raise
+ * SMTPNotSupportedError(…)` in the middle of `send_message`): a class named `…Error` or `…Exception`, or
+ * deriving from one, counts this much of what it matches as a step or an exit of a path.
+ */
+export const ERROR_CLASS_PRIOR = 0.5;
+const ERROR_CLASS = /^[A-Z][\w$]*(?:Error|Exception)$/;
+
+/** A class name (and the names of its bases) that reads as an exception. */
+export function isErrorClass(name: string, bases: Iterable<string> = []): boolean {
+  if (ERROR_CLASS.test(name)) return true;
+  for (const base of bases) if (ERROR_CLASS.test(base)) return true;
+  return false;
+}
+
+/** Matches counted at a fraction of their strength (a prior on the place they are in). */
+export function discounted(matches: readonly TermMatch[], prior: number): TermMatch[] {
+  return prior === 1 ? [...matches] : matches.map((m) => ({ ...m, strength: m.strength * prior }));
 }
 
 /** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */

@@ -13,11 +13,16 @@ import { traceCallers } from "./trace-callers.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
 /**
- * Below this relevance the best entry point of the whole fleet matches too little of the question to be
- * its subject: the answer is "no chain found", with low confidence, rather than a path through code
- * that merely shares a word with it.
+ * A function is traced as a start only if it matches at least this much of the question: below it, it
+ * merely shares a word with it.
  */
-export const NO_CHAIN_THRESHOLD = 0.3;
+export const START_THRESHOLD = 0.15;
+/**
+ * Below this coverage of the question the best traced chain answers too little of it: the answer is "no
+ * chain found", with low confidence, rather than a path through code that merely shares a word or two
+ * with it. A long question is rarely matched by one function, but the chain through its steps covers it.
+ */
+export const NO_CHAIN_THRESHOLD = 0.25;
 /** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
 export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
@@ -31,7 +36,7 @@ export function anchored(candidate: Pick<ScoredCandidate, "matches">, fragments:
   return candidate.matches.some((m) => m.strength >= FIELD_STRENGTH.file && !fragments.has(m.term));
 }
 
-/** Starts traced for a "how" question: the best entry candidates, each a different function, above the no-chain threshold. */
+/** Starts traced for a "how" question: the best entry candidates, each a different function, at or above START_THRESHOLD. */
 export const START_BEAM = 5;
 /** A later start wins only if its chain covers more of the question by this much (an earlier one wins ties). */
 export const COVERAGE_TIE = 0.02;
@@ -39,7 +44,7 @@ export const COVERAGE_TIE = 0.02;
 function startBeam(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
   const out: ScoredCandidate[] = [];
   for (const c of candidates) {
-    if (c.score < NO_CHAIN_THRESHOLD || out.length >= START_BEAM) break;
+    if (c.score < START_THRESHOLD || out.length >= START_BEAM) break;
     if (!out.some((o) => o.scope === c.scope && o.qualified === c.qualified)) out.push(c);
   }
   return out;
@@ -140,9 +145,9 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   const start = anchoredCandidates[0];
   const callers = parsed.intent === "callers" && !request.to;
   let outcome: TraceOutcome;
-  if (!start || start.score < NO_CHAIN_THRESHOLD) {
+  if (!start || start.score < START_THRESHOLD) {
     const best = start
-      ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${NO_CHAIN_THRESHOLD}`
+      ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${START_THRESHOLD}`
       : round.candidates[0]
         ? `no function matches any of its words in full by its name, class or file (the nearest, ${round.candidates[0].qualified} in ${round.candidates[0].scope}: ${round.candidates[0].why})`
         : "no scope has a function matching any of its terms";
@@ -171,6 +176,11 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
     }
   }
   decisions.push(...outcome.decisions);
+  if (outcome.steps.length > 0 && outcome.coverage < NO_CHAIN_THRESHOLD) {
+    const ending = `the best chain, from ${outcome.steps[0]?.symbol} in ${outcome.steps[0]?.scope}, covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
+    decisions.push({ at: "end", detail: `no chain reported: ${ending}` });
+    outcome = { steps: [], hops: [], decisions: [], coverage: outcome.coverage, stopped_because: `the question matches no code well enough: ${ending}` };
+  }
   const check = await checkChain(outcome.steps, deps.hashSources);
   const steps = outcome.steps.slice(0, check.kept);
   const kept = new Set(steps);

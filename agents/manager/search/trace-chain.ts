@@ -220,7 +220,7 @@ function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage):
 async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
   const exit = lead.exit as NonNullable<SearchLead["exit"]>;
   const covered = coveredAfter(result, lead, before);
-  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), called: true }, covered: Object.fromEntries(covered) };
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}) }, covered: Object.fromEntries(covered) };
   try {
     const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
     if (!answered.result.resolved) return { failed: `${owner} does not define ${exit.target} as a function` };

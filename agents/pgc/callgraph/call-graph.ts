@@ -60,8 +60,19 @@ export class CallGraph {
   /** file + container's last name → its methods, for membersOf. */
   private readonly methodsByContainer = new Map<string, number[]>();
 
+  /** A base class's last name → the last names of the scope's classes that name it as a base. */
+  private readonly derived = new Map<string, string[]>();
+  /** A class's last name → the last names of the bases it names. */
+  private readonly bases = new Map<string, string[]>();
+  private readonly hierarchyMemo = new Map<string, ReadonlySet<string>>();
+
   constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs">) {
     for (const symbol of data.symbols) {
+      if (symbol.kind === "class") {
+        const bases = basesOf(symbol.signature);
+        for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), symbol.name]);
+        this.bases.set(symbol.name, [...(this.bases.get(symbol.name) ?? []), ...bases]);
+      }
       if (!isNode(symbol)) continue;
       const id = this.nodes.length;
       const qualified = symbol.kind === "method" && symbol.container ? `${symbol.container.split(/::|\./).at(-1)}.${symbol.name}` : symbol.name;
@@ -87,6 +98,33 @@ export class CallGraph {
 
   named(name: string): readonly GraphNode[] {
     return (this.byName.get(name) ?? []).map((id) => this.nodes[id] as GraphNode);
+  }
+
+  /** The scope's classes deriving from `className`, directly or through others, by their last names. */
+  subclassesOf(className: string): ReadonlySet<string> {
+    return this.closure("sub", className, this.derived);
+  }
+
+  /** The classes `className` derives from, directly or through others, by their last names. */
+  superclassesOf(className: string): ReadonlySet<string> {
+    return this.closure("super", className, this.bases);
+  }
+
+  private closure(kind: string, className: string, links: ReadonlyMap<string, readonly string[]>): ReadonlySet<string> {
+    const key = `${kind}\0${className}`;
+    let out = this.hierarchyMemo.get(key);
+    if (out) return out;
+    const found = new Set<string>();
+    const queue = [className];
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+      for (const next of links.get(name) ?? []) {
+        if (next === className || found.has(next)) continue;
+        found.add(next);
+        queue.push(next);
+      }
+    }
+    this.hierarchyMemo.set(key, (out = found));
+    return out;
   }
 
   /** A class's methods (defined in its file, inside it): the class stands for them as a place to start. */
@@ -142,7 +180,7 @@ export class CallGraph {
   private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
     const leaving = new Map<string, CrossScopeReference>();
     for (const r of references) if (r.kind === "call") leaving.set(`${r.from_file}:${r.line}:${r.target}`, r);
-    const index: CalleeIndex = { named: (name) => this.named(name) };
+    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name) };
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;
@@ -154,6 +192,7 @@ export class CallGraph {
       const resolved = resolveCallee(call.callee, caller, index);
       if (resolved.kind === "local") {
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
+        if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });
       } else if (resolved.kind === "member") {
         this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member" });
       }
@@ -176,4 +215,25 @@ export class CallGraph {
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
 export function lastPart(callee: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
+}
+
+/**
+ * The base classes a class declaration names, by their last names: Python `class A(b.B, C, metaclass=M)`
+ * → B, C; TS, JS and Java `class A<T> extends B<T> implements I` → B; C++ `class A : public B, C` → B, C.
+ */
+export function basesOf(signature: string): string[] {
+  const names = (list: string) =>
+    list
+      .replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\]]*\]/g, "")
+      .split(",")
+      .map((part) => part.trim().replace(/^(?:public|protected|private|virtual)\s+/g, "").replace(/^(?:public|protected|private|virtual)\s+/g, ""))
+      .filter((part) => !part.includes("="))
+      .map((part) => /([A-Za-z_$][\w$]*)\s*$/.exec(part)?.[1])
+      .filter((name): name is string => name !== undefined && name !== "object");
+  const python = /^class\s+[\w$]+\s*\((.*)\)\s*:?\s*$/.exec(signature);
+  if (python) return names(python[1] as string);
+  const extended = /\bextends\s+([\w$.]+)/.exec(signature);
+  if (extended) return names(extended[1] as string);
+  const cpp = /^(?:template\s*<.*>\s*)?(?:class|struct)\s+[\w:]+(?:\s+final)?\s*:\s*([^{]+)/.exec(signature);
+  return cpp ? names(cpp[1] as string) : [];
 }

@@ -1,7 +1,7 @@
 // A worker's part of the distributed search: from an entry function, follow the calls inside the scope
 // best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
 // collect the paths' exits — calls into other scopes — with the same score.
-import { coverageShare, cover, DEPTH_COST, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { tokenize } from "../retrieval/index.js";
@@ -36,17 +36,22 @@ export interface RawLead {
 /** A node's matches with its body's terms too (they count little: FIELD_STRENGTH.body). */
 export type NodeMatcher = (node: GraphNode) => TermMatch[];
 
-export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyTermsOf: (node: GraphNode) => ReadonlySet<string>): NodeMatcher {
+export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyTermsOf: (node: GraphNode) => ReadonlySet<string>, graph?: Pick<CallGraph, "superclassesOf">): NodeMatcher {
   const memo = new Map<number, TermMatch[]>();
   return (node) => {
     let matches = memo.get(node.id);
     if (!matches) {
       matches = matchTerms(question, { ...node.terms, body: bodyTermsOf(node) });
+      // A constructor stands for its class (`SMTPNotSupportedError.__init__`).
+      const cls = node.kind === "class" ? node.name : CONSTRUCTORS.has(node.name) ? node.container?.split(/::|\./).at(-1) : undefined;
+      if (cls && isErrorClass(cls, graph?.superclassesOf(cls) ?? [])) matches = discounted(matches, ERROR_CLASS_PRIOR);
       memo.set(node.id, matches);
     }
     return matches;
   };
 }
+
+const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 
 /** Binary max-heap on priority; small and local so the search needs no dependency. */
 class MaxHeap<T> {
@@ -126,7 +131,8 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
   const endings: RawLead[] = [];
   for (const state of reached) {
     for (const exit of graph.exitsOf(state.node.id)) {
-      const matches = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.module ?? "")) });
+      const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.module ?? "")) });
+      const matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
       const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
       const key = `${exit.module ?? ""}\0${exit.target}`;
       const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };

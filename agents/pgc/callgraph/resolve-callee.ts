@@ -2,29 +2,44 @@
 //  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
 //     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
 //  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`): the method `m` of the
-//     caller's class, else of its file, else the scope's methods named `m`. Through its parent
+//     caller's class, else of the classes it derives from, else of its file, else the scope's methods
+//     named `m`; and the overrides of `m` in
+//     the scope's classes deriving from the caller's. When the caller's class does not define `m`, the
+//     call is also a member exit (a subclass in another scope may). Through its parent
 //     (`super().m()`, `super.m()`): a method `m` of another class of the scope (at most two), else an
 //     exit, as the parent is then another scope's.
 //  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
 //     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
-// Not resolved: calls through function pointers or callbacks held in variables, dynamic dispatch to an
-// overriding method of a subclass, decorators, and names built at run time (getattr, computed keys).
+// Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
+// object of unknown class (`obj.m()` with many `m`), decorators, and names built at run time (getattr,
+// computed keys).
 import type { GraphNode } from "./call-graph.js";
 
 export interface CalleeIndex {
   named(name: string): readonly GraphNode[];
+  /** The scope's classes deriving from a class, directly or not, by their last names (empty when none). */
+  subclassesOf?(className: string): ReadonlySet<string>;
+  /** The scope's classes a class derives from, directly or not, by their last names (empty when none). */
+  superclassesOf?(className: string): ReadonlySet<string>;
 }
 
 export type ResolvedCallee =
-  | { kind: "local"; nodes: readonly GraphNode[] }
+  /** `exit`: the call may also reach another scope's definition of the name (an override in a subclass there). */
+  | { kind: "local"; nodes: readonly GraphNode[]; exit?: string }
   /** A member call whose name the scope does not define: it may be another scope's method. */
   | { kind: "member"; name: string }
   | { kind: "none" };
 
 /** Member calls resolve inside the scope only to this many same-named definitions. */
 export const MAX_MEMBER_TARGETS = 2;
+
+const NONE: ReadonlySet<string> = new Set();
+
+function lastName(container: string | undefined): string | undefined {
+  return container?.split(/::|\./).at(-1);
+}
 
 const SELF_RECEIVER = /^(self|this|cls)$/;
 /** `super().m()` (Python), `super.m()` (TS/JS): the parent's `m`, never the caller's own. */
@@ -68,11 +83,20 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   }
   if (SELF_RECEIVER.test(receiver)) {
     const methods = defined.filter((n) => n.kind === "method" || n.kind === "function");
+    const own = lastName(caller.container);
+    // The object may be of any class deriving from the caller's: their overrides are callees too.
+    const derived = own ? (index.subclassesOf?.(own) ?? NONE) : NONE;
+    const overrides = methods.filter((n) => derived.has(lastName(n.container) ?? ""));
     const sameClass = methods.filter((n) => n.container !== undefined && n.container === caller.container);
-    if (sameClass.length > 0) return { kind: "local", nodes: sameClass };
-    const sameFile = methods.filter((n) => n.file_path === caller.file_path);
-    if (sameFile.length > 0) return { kind: "local", nodes: sameFile };
-    if (methods.length > 0 && methods.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: methods };
+    if (sameClass.length > 0) return { kind: "local", nodes: [...sameClass, ...overrides] };
+    // Inherited: the class does not define `m`, so another scope's subclass may (an abstract base's
+    // `self.sock_connect()` runs a selector loop's): the call is an exit as well.
+    const bases = own ? (index.superclassesOf?.(own) ?? NONE) : NONE;
+    const fromBases = methods.filter((n) => bases.has(lastName(n.container) ?? ""));
+    const sameFile = methods.filter((n) => n.file_path === caller.file_path && !overrides.includes(n));
+    const inherited = fromBases.length > 0 ? fromBases : sameFile.length > 0 ? sameFile : methods.length <= MAX_MEMBER_TARGETS ? methods.filter((n) => !overrides.includes(n)) : [];
+    const nodes = [...inherited, ...overrides];
+    if (nodes.length > 0) return { kind: "local", nodes, exit: name };
     return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
   }
   if (defined.length === 0) return { kind: "member", name };

@@ -56,7 +56,7 @@ export class ScopeSearch {
     const start = this.resolveEntry(args);
     if (args.mode === "callers") return this.callers(args);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
-    const match = nodeMatcher(args.question, this.bodyTerms);
+    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
     return this.wire(raw);
   }
@@ -67,8 +67,10 @@ export class ScopeSearch {
     const dot = symbol.lastIndexOf(".");
     const name = dot >= 0 ? symbol.slice(dot + 1) : symbol;
     const owner = dot >= 0 ? symbol.slice(0, dot).split(".").at(-1) : undefined;
-    let nodes = this.graph.named(name).filter((n) => owner === undefined || n.container?.split(/::|\./).at(-1) === owner || this.graph.named(name).length === 1);
-    if (nodes.length === 0) nodes = [...this.graph.named(name)];
+    // Called through an object, the name is a method: a free function of the same name is not it (`errors.map(…)` is no `map` operator).
+    const named = this.graph.named(name).filter((n) => !args.from.member || n.container !== undefined);
+    let nodes = named.filter((n) => owner === undefined || n.container?.split(/::|\./).at(-1) === owner || named.length === 1);
+    if (nodes.length === 0) nodes = [...named];
     if (nodes.length <= 1) return nodes[0] ?? null;
     const exact = nodes.find((n) => n.file_path === file && (line === undefined || (n.line_start <= line && line <= n.line_end)));
     if (exact) return exact;
@@ -78,14 +80,14 @@ export class ScopeSearch {
     const byModule = nodes.find((n) => moduleTerms.length > 0 && moduleTerms.every((part) => n.file_path.includes(part)));
     if (byModule) return byModule;
     // Else the definition that bears most on the question (a header's inline over a same-named static elsewhere is not knowable).
-    const match = nodeMatcher(args.question, this.bodyTerms);
+    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     return [...nodes].sort((a, b) => relevance(args.question, match(b)) - relevance(args.question, match(a)) || span(a) - span(b))[0] as GraphNode;
   }
 
   /** Callers mode: the functions of this scope that call `from.symbol`, most relevant to the question first. */
   private async callers(args: ExpandArgs): Promise<ExpandResult> {
     const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
-    const match = nodeMatcher(args.question, this.bodyTerms);
+    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     const found = this.graph.callersOf(name).filter((c) => c.node.name !== name);
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number }[] = [];

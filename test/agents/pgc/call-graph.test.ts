@@ -8,9 +8,10 @@ import { dirname, join } from "node:path";
 import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
-import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
+import { basesOf, CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
+import { nodeMatcher } from "../../../agents/pgc/callgraph/local-search.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { matchTerms, relevance } from "../../../agents/search/relevance.js";
+import { ERROR_CLASS_PRIOR, matchTerms, relevance } from "../../../agents/search/relevance.js";
 import { citationHash } from "../../../agents/protocol/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 import { readFileSync } from "node:fs";
@@ -82,6 +83,33 @@ const SOURCES: Record<string, string> = {
     "    return super.route(path).trim();",
     "  }",
     "}",
+    "",
+  ].join("\n"),
+  "loop/events.py": [
+    "class AbstractLoop:",
+    "    def sock_connect(self, sock):",
+    "        raise NotImplementedError",
+    "",
+    "class BaseLoop(AbstractLoop):",
+    "    def connect(self, sock):",
+    "        return self.sock_connect(sock)",
+    "",
+    "    def run(self):",
+    "        return self.step()",
+    "",
+    "    def step(self):",
+    "        return 0",
+    "",
+    "class FastLoop(BaseLoop):",
+    "    def step(self):",
+    "        return 1",
+    "",
+    "class OtherLoop:",
+    "    def sock_connect(self, sock):",
+    "        return sock",
+    "",
+    "class LoopError(Exception):",
+    "    pass",
     "",
   ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
@@ -208,6 +236,54 @@ describe("method calls in Python and TypeScript", () => {
     const special = graph.named("route").find((n) => n.container === "SpecialRouter");
     expect(graph.callsOf(special!.id)).toEqual([]);
     expect(graph.exitsOf(special!.id).map((e) => e.target)).toContain("route");
+  });
+
+  it("knows the scope's class hierarchy from the class declarations", async () => {
+    const pgc = await open(corpus, "loop", ["loop/"]);
+    const graph = new CallGraph(pgc.data);
+    expect([...graph.superclassesOf("FastLoop")].sort()).toEqual(["AbstractLoop", "BaseLoop"]);
+    expect([...graph.subclassesOf("AbstractLoop")].sort()).toEqual(["BaseLoop", "FastLoop"]);
+    expect(basesOf("class A(b.B, C, metaclass=abc.ABCMeta):")).toEqual(["B", "C"]);
+    expect(basesOf("export class Subject<T> extends Observable<T> implements SubscriptionLike")).toEqual(["Observable"]);
+    expect(basesOf("class Foo : public Bar<int>, private Baz")).toEqual(["Bar", "Baz"]);
+    expect(basesOf("class Plain:")).toEqual([]);
+  });
+
+  it("resolves self.m() to the caller's method and its subclasses' overrides, and to the base's method and an exit when the class inherits it", async () => {
+    const pgc = await open(corpus, "loop", ["loop/"]);
+    const graph = new CallGraph(pgc.data);
+    const names = (id: number) => graph.callsOf(id).map((e) => graph.nodes[e.to]?.qualified).sort();
+    const [run] = graph.named("run");
+    expect(names(run!.id)).toEqual(["BaseLoop.step", "FastLoop.step"]);
+    expect(graph.exitsOf(run!.id)).toEqual([]);
+    // BaseLoop does not define sock_connect: its base's (not OtherLoop's, an unrelated class), and a subclass elsewhere may.
+    const [connect] = graph.named("connect");
+    expect(names(connect!.id)).toEqual(["AbstractLoop.sock_connect"]);
+    expect(graph.exitsOf(connect!.id).map((e) => [e.target, e.via])).toEqual([["sock_connect", "member"]]);
+  });
+
+  it("counts an exception class for half as a step of a path: raising it is where an error begins, not the work", async () => {
+    const pgc = await open(corpus, "loop", ["loop/"]);
+    const graph = new CallGraph(pgc.data);
+    const question = parseQuestion("How does the loop raise a loop error?");
+    const match = nodeMatcher(question, () => new Set(), graph);
+    const [error] = graph.named("LoopError");
+    const plain = matchTerms(question, error!.terms);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(match(error!).map((m) => m.strength)).toEqual(plain.map((m) => m.strength * ERROR_CLASS_PRIOR));
+    const [run] = graph.named("run");
+    expect(match(run!)).toEqual(matchTerms(question, { ...run!.terms, body: new Set() }));
+  });
+
+  it("takes a callee reached through an object for a method: a free function of that name is not it", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const question = parseQuestion("How does schedule set a timer?");
+    const asFunction = await pgc.search().expand({ question, mode: "forward", from: { symbol: "schedule", called: true }, covered: {} });
+    expect(asFunction.resolved).toBe(true);
+    const asMethod = await pgc.search().expand({ question, mode: "forward", from: { symbol: "schedule", called: true, member: true }, covered: {} });
+    expect(asMethod.resolved).toBe(false);
+    const method = await pgc.search().expand({ question, mode: "forward", from: { symbol: "setTimer", called: true, member: true }, covered: {} });
+    expect(method.steps[0]?.qualified).toBe("timerProvider.setTimer");
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {

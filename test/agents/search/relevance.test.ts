@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/search/answer-question.js";
-import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR } from "../../../agents/search/relevance.js";
+import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, wordMatch } from "../../../agents/search/relevance.js";
 import { withRarity } from "../../../agents/manager/search/entry-round.js";
 
 const words = (...list: string[]) => new Set(list);
@@ -26,6 +26,12 @@ describe("parseQuestion", () => {
     const q = parseQuestion("How is a received packet handled?");
     expect(q.terms.find((t) => t.term === "receiv")?.forms).toEqual(expect.arrayContaining(["rcv", "rx"]));
     expect(q.terms.find((t) => t.term === "packet")?.forms).toContain("skb");
+  });
+
+  it("reads a number after a name as a version, spelled as code spells it (Zod 4 → v4), and no other number", () => {
+    const terms = parseQuestion("How does a Zod 4 schema parse, in Python 3, with 5 args?").terms.map((t) => t.term);
+    expect(terms).toEqual(expect.arrayContaining(["zod", "v4", "python", "v3"]));
+    expect(terms).not.toContain("v5");
   });
 
   it("knows a who-calls question", () => {
@@ -74,6 +80,15 @@ describe("the relevance model", () => {
     const prefix = matchTerms(parseQuestion("the parser"), { name: words("pars") });
     expect(prefix[0]?.strength).toBeCloseTo(FIELD_STRENGTH.name * PARTIAL_MATCH);
     expect(explainMatches(matches)).toContain("driver (dir)");
+  });
+
+  it("does not match a term inside a word that negates it: unsubscribe is not subscribe, disconnect not connect", () => {
+    const subscribe = parseQuestion("How does subscribe work?").terms.find((t) => t.term.startsWith("subscrib"))!;
+    expect(wordMatch(subscribe, "objectunsubscribederror")).toBe(0);
+    expect(wordMatch(subscribe, "resubscrib")).toBe(PARTIAL_MATCH);
+    const connect = parseQuestion("How does it connect?").terms.find((t) => t.term === "connect")!;
+    expect(wordMatch(connect, "disconnect")).toBe(0);
+    expect(wordMatch(connect, "reconnect")).toBe(PARTIAL_MATCH);
   });
 
   it("ranks a function named exactly as the question's name above one that has it as a word of its name", () => {
