@@ -14,7 +14,7 @@ import type { ScoredCandidate } from "./entry-round.js";
  * the callee adds — reaches this: below it, the call leads to nothing the question asks about (a lock, a
  * free, a print), and the chain ends where it is.
  */
-export const FOLLOW_THRESHOLD = 0.05;
+export const FOLLOW_THRESHOLD = 0.03;
 /**
  * Exits looked into per hop, best first by their own score: their owners are asked in parallel what
  * following each would add (a callee named `netdev_alloc_skb` says little; its owner's path from it, to
