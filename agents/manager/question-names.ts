@@ -5,6 +5,8 @@ export interface Ownership {
   ownersOf(symbol: string): readonly string[];
   /** Scopes owning a module or path a question names ("urllib/request", "net/ipv4"): the most specific only. */
   ownersOfPath?(path: string): readonly string[];
+  /** Scopes owning a directory or anything in it. */
+  ownersUnder?(dir: string): readonly string[];
   /** Scopes whose code calls a symbol defined elsewhere, with how many call sites (the references they report). */
   callersOf?(symbol: string): readonly { scope: string; count: number }[];
 }

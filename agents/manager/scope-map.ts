@@ -117,6 +117,17 @@ export class ScopeMap {
   }
 
   /**
+   * The scopes owning a directory or something in it (`src/v4/core` split over two scopes gives both): where
+   * a name imported from the directory's index module may be defined.
+   */
+  ownersUnder(dir: string): readonly string[] {
+    const prefix = `${dir.replace(/\/$/, "")}/`;
+    const owners = new Set(this.ownersOfPath(dir.replace(/\/$/, "")));
+    for (const [scope, facts] of this.facts) if (facts.paths.some((owned) => owned.startsWith(prefix))) owners.add(scope);
+    return [...owners];
+  }
+
+  /**
    * The scopes owning a root-relative path or module path ("urllib/request" for urllib/request.py,
    * "net/ipv4"): the owners of the longest matching scope path only. A scope of the whole root owns
    * nothing here, or every dotted name in a question would point at it.

@@ -97,7 +97,7 @@ export function toStep(step: SearchStep, scope: string, agent: string, callSite:
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: Pick<TraceDeps, "ownership">, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
-  const byModule = exit.module && !exit.module.startsWith(".") ? ownersOfEntity(deps.ownership, exit.module).filter((s) => s !== from) : [];
+  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : []).filter((s) => s !== from);
   const both = byModule.filter((s) => definers.includes(s));
   const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
   if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
@@ -105,6 +105,38 @@ export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string,
   if (pool.length > MAX_AMBIGUOUS_OWNERS) return { none: `${pool.length} scopes define ${exit.target}` };
   const ranked = [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
   return { scope: ranked[0] as string };
+}
+
+/**
+ * The scopes a module an exit was imported from belongs to. A package name or dotted module (`email.generator`)
+ * by its path; a relative one (`../core/index.js`, Python's `.util`) from the caller's file, and a directory's
+ * index module (`../core`, `../core/index.js`) by everything in the directory, where its re-exports come from.
+ */
+export function ownersOfModule(ownership: Ownership, module: string, fromFile: string): readonly string[] {
+  const path = relativeModulePath(module, fromFile);
+  if (path === null) return ownersOfEntity(ownership, module);
+  const bare = path.replace(/\.[cm]?[jt]sx?$|\.py$/, "");
+  const index = /(^|\/)(index|__init__)$/.test(bare);
+  const dir = index ? bare.replace(/\/?(index|__init__)$/, "") : bare;
+  const file = index ? [] : ownership.ownersOfPath?.(bare) ?? [];
+  if (file.length > 0) return file;
+  return ownership.ownersUnder?.(dir) ?? ownership.ownersOfPath?.(dir) ?? [];
+}
+
+/** `../core/index.js` from `src/v4/classic/parse.ts` → `src/v4/core/index.js`; `.util` (Python) from `logging/handlers.py` → `logging/util`; null for a non-relative module. */
+export function relativeModulePath(module: string, fromFile: string): string | null {
+  const parts = fromFile.split("/").slice(0, -1);
+  if (module.startsWith("./") || module.startsWith("../")) {
+    for (const part of module.split("/")) {
+      if (part === "..") parts.pop();
+      else if (part !== ".") parts.push(part);
+    }
+    return parts.join("/");
+  }
+  const python = /^(\.+)([\w.]*)$/.exec(module);
+  if (!python) return null;
+  for (let up = (python[1] as string).length - 1; up > 0; up--) parts.pop();
+  return [...parts, ...(python[2] ? (python[2] as string).split(".") : [])].join("/");
 }
 
 interface Next {

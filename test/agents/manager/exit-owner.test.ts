@@ -1,0 +1,55 @@
+// Which scope an exit of a traced chain continues in: the scopes defining its callee, narrowed by the
+// module the caller imported it from — a package or dotted name by its path, a relative import from the
+// caller's file, a directory's index by everything in the directory (where its re-exports come from).
+import { describe, expect, it } from "vitest";
+import pino from "pino";
+import { ScopeMap } from "../../../agents/manager/scope-map.js";
+import { ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/trace-chain.js";
+import type { ScopeFacts } from "../../../topology/index.js";
+import type { SearchLead } from "../../../agents/protocol/index.js";
+
+const FACTS: ScopeFacts[] = [
+  { scope: "classic", paths: ["src/v4/classic/"], symbols: ["parse"], references: [] },
+  { scope: "core", paths: ["src/v4/core/api.ts", "src/v4/core/index.ts"], symbols: ["api"], references: [] },
+  { scope: "core-2", paths: ["src/v4/core/parse.ts", "src/v4/core/util.ts"], symbols: ["_parse", "clone"], references: [] },
+  { scope: "v3", paths: ["src/v3/"], symbols: ["_parse", "clone"], references: [] },
+  { scope: "logging", paths: ["logging/"], symbols: ["emit"], references: [] },
+];
+
+async function scopeMap(): Promise<ScopeMap> {
+  const byScope = new Map(FACTS.map((f) => [f.scope, f]));
+  const node = { peersVersion: 0, request: async (id: string) => byScope.get(id) };
+  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => FACTS.map((f) => ({ scope: f.scope, index_revision: "r" })) };
+  const map = new ScopeMap(node as never, directory as never, pino({ level: "silent" }));
+  await map.refresh();
+  return map;
+}
+
+function exit(target: string, module: string | undefined, file: string): NonNullable<SearchLead["exit"]> {
+  return { target, callee: target, ...(module ? { module } : {}), via: "reference", call_site: { file_path: file, line: 1, text: `${target}()`, sha256: "0".repeat(64) }, matches: [] };
+}
+
+describe("the scope an exit continues in", () => {
+  it("resolves a relative module against the caller's file, for TS/JS and Python imports", () => {
+    expect(relativeModulePath("../core/index.js", "src/v4/classic/parse.ts")).toBe("src/v4/core/index.js");
+    expect(relativeModulePath("./util", "src/a.ts")).toBe("src/util");
+    expect(relativeModulePath(".util", "logging/handlers.py")).toBe("logging/util");
+    expect(relativeModulePath("..x.y", "a/b/c.py")).toBe("a/x/y");
+    expect(relativeModulePath("email.generator", "a.py")).toBeNull();
+  });
+
+  it("takes a directory's index module for everything in the directory", async () => {
+    const map = await scopeMap();
+    expect([...ownersOfModule(map, "../core/index.js", "src/v4/classic/parse.ts")].sort()).toEqual(["core", "core-2"]);
+    expect([...ownersOfModule(map, "../core", "src/v4/classic/parse.ts")].sort()).toEqual(["core", "core-2"]);
+    expect(ownersOfModule(map, "../core/util.js", "src/v4/classic/parse.ts")).toEqual(["core-2"]);
+  });
+
+  it("continues in the scope the import points to when several scopes define the callee", async () => {
+    const map = await scopeMap();
+    const scores = new Map([["v3", 0.9]]);
+    expect(ownerOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "core-2" });
+    // Without a module to tell them apart, the entry round's scores decide.
+    expect(ownerOfExit(exit("_parse", undefined, "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "v3" });
+  });
+});
