@@ -91,6 +91,8 @@ export interface CallSite {
   caller: string | null;
   file_path: string;
   line: number;
+  /** Python, TS/JS: the class of the object a method call goes through, when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
+  receiver_class?: string;
 }
 
 /** One retrievable unit. Every document cites real lines of a real file inside the scope. */

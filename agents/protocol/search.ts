@@ -102,6 +102,8 @@ export const SearchExitSchema = z.strictObject({
   callee: nameField,
   module: textField(300, 1).optional(),
   via: z.enum(["reference", "member", "local"]),
+  /** A member call's object class, when the caller says it (`BytesGenerator` for `g = BytesGenerator(fp); g.flatten()`). */
+  receiver_class: nameField.optional(),
   call_site: CallSiteSchema,
   matches: listField(TermMatchSchema, MAX_QUESTION_TERMS),
 });

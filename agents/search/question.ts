@@ -84,16 +84,18 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
     }
     const tokens = tokenize(word);
     const bare = word.replace(/^[^\w$]+|[^\w$]+$/g, "").replace(/\(\)$/, "").toLowerCase();
-    const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()]/.test(word) && !code.has(bare);
+    const compound = tokens.length > 1 && /^[A-Za-z][a-z]*[A-Z]/.test(word.replace(/^[^\w$]+/, "")) && !/[._:()-]/.test(word) && !code.has(bare);
     if (compound) {
       out.push({ term: tokens.at(-1) as string, fragment: false });
       continue;
     }
-    // Parts a case split makes of one word (`pv4` of "IPv4", `gl` of "OpenGL") are fragments, not words.
+    // Parts a case split makes of one word (`pv4` of "IPv4", `gl` of "OpenGL") are fragments, not words;
+    // the parts of a hyphenated prose word ("JIT-compile", "multi-hop") are words of their own.
     const separated = /[_.\-:>]/.test(word);
+    const hyphenated = /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(bare);
     tokens.forEach((t, i) => {
       const last = i === tokens.length - 1;
-      if (last || (t.length >= 3 && (separated || !/\d/.test(t)))) out.push({ term: t, fragment: !last });
+      if (last || (t.length >= 3 && (separated || !/\d/.test(t)))) out.push({ term: t, fragment: !last && !hyphenated });
     });
   }
   return out;

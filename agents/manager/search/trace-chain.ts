@@ -97,7 +97,8 @@ export function toStep(step: SearchStep, scope: string, agent: string, callSite:
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: Pick<TraceDeps, "ownership">, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
-  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : []).filter((s) => s !== from);
+  // The object's class, when the caller says it, tells the scopes apart as an import does.
+  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : []).filter((s) => s !== from);
   const both = byModule.filter((s) => definers.includes(s));
   const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
   if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
@@ -252,7 +253,7 @@ function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage):
 async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
   const exit = lead.exit as NonNullable<SearchLead["exit"]>;
   const covered = coveredAfter(result, lead, before);
-  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}) }, covered: Object.fromEntries(covered) };
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}) }, covered: Object.fromEntries(covered) };
   try {
     const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
     if (!answered.result.resolved) return { failed: `${owner} does not define ${exit.target} as a function` };

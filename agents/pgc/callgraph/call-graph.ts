@@ -37,6 +37,8 @@ export interface ExitEdge {
   line: number;
   /** How the exit was found: a reference the extraction resolved as leaving the scope, or a member call (`obj.m()`) whose `m` the scope does not define. */
   via: "reference" | "member";
+  /** A member call's object class, when the caller says it (`BytesGenerator` for `g.flatten()`). */
+  receiver_class?: string;
 }
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
@@ -189,12 +191,12 @@ export class CallGraph {
         this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference" });
         continue;
       }
-      const resolved = resolveCallee(call.callee, caller, index);
+      const resolved = resolveCallee(call.callee, caller, index, call.receiver_class);
       if (resolved.kind === "local") {
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
         if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });
       } else if (resolved.kind === "member") {
-        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member" });
+        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}) });
       }
     }
   }

@@ -131,7 +131,7 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
   const endings: RawLead[] = [];
   for (const state of reached) {
     for (const exit of graph.exitsOf(state.node.id)) {
-      const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.module ?? "")) });
+      const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.receiver_class ?? exit.module ?? "")) });
       const matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
       const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
       const key = `${exit.module ?? ""}\0${exit.target}`;

@@ -8,7 +8,10 @@
 //     call is also a member exit (a subclass in another scope may). Through its parent
 //     (`super().m()`, `super.m()`): a method `m` of another class of the scope (at most two), else an
 //     exit, as the parent is then another scope's.
-//  3. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
+//  3. Through an object whose class the caller says (`g = BytesGenerator(fp); g.flatten()`, `new Doc().compile()`,
+//     a parameter typed `msg: Message`): that class's method `m`, or its bases'; none in the scope makes it
+//     a member exit naming the class.
+//  4. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
 //     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
@@ -28,8 +31,8 @@ export interface CalleeIndex {
 export type ResolvedCallee =
   /** `exit`: the call may also reach another scope's definition of the name (an override in a subclass there). */
   | { kind: "local"; nodes: readonly GraphNode[]; exit?: string }
-  /** A member call whose name the scope does not define: it may be another scope's method. */
-  | { kind: "member"; name: string }
+  /** A member call whose name the scope does not define: it may be another scope's method (of `receiverClass`, when known). */
+  | { kind: "member"; name: string; receiverClass?: string }
   | { kind: "none" };
 
 /** Member calls resolve inside the scope only to this many same-named definitions. */
@@ -68,10 +71,17 @@ function preferFile(nodes: readonly GraphNode[], file: string): readonly GraphNo
   return local.length > 0 ? local : nodes;
 }
 
-export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex): ResolvedCallee {
+export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string): ResolvedCallee {
   const { receiver, name } = split(callee);
   if (!NAME.test(name)) return { kind: "none" };
   const defined = index.named(name);
+  if (receiverClass && receiver !== null) {
+    // The caller says what the object is (`g = BytesGenerator(fp); g.flatten()`): that class's method, or an
+    // inherited one; none in the scope makes it an exit to that class's method elsewhere.
+    const classes = new Set([receiverClass, ...(index.superclassesOf?.(receiverClass) ?? [])]);
+    const methods = defined.filter((n) => classes.has(lastName(n.container) ?? ""));
+    return methods.length > 0 ? { kind: "local", nodes: methods } : { kind: "member", name, receiverClass };
+  }
   if (receiver === null) {
     if (defined.length === 0) return { kind: "none" };
     return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };

@@ -69,7 +69,9 @@ export class ScopeSearch {
     const owner = dot >= 0 ? symbol.slice(0, dot).split(".").at(-1) : undefined;
     // Called through an object, the name is a method: a free function of the same name is not it (`errors.map(…)` is no `map` operator).
     const named = this.graph.named(name).filter((n) => !args.from.member || n.container !== undefined);
-    let nodes = named.filter((n) => owner === undefined || n.container?.split(/::|\./).at(-1) === owner || named.length === 1);
+    // `BytesGenerator.flatten` may be inherited: a method of the class or of one it derives from.
+    const owners = owner === undefined ? null : new Set([owner, ...this.graph.superclassesOf(owner)]);
+    let nodes = named.filter((n) => owners === null || owners.has(n.container?.split(/::|\./).at(-1) ?? "") || named.length === 1);
     if (nodes.length === 0) nodes = [...named];
     if (nodes.length <= 1) return nodes[0] ?? null;
     const exact = nodes.find((n) => n.file_path === file && (line === undefined || (n.line_start <= line && line <= n.line_end)));
@@ -145,7 +147,7 @@ export class ScopeSearch {
       if (lead.exit) {
         const site = await this.callSite(lead.end.node.file_path, lead.exit.line);
         if (!site) continue;
-        exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
+        exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
       }
       leads.push({ path: ids, call_sites: sites, exit, score: round(lead.score), coverage: round(Math.min(1, lead.coverage)) });
     }

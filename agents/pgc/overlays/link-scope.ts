@@ -67,7 +67,7 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     ...coherenceDocs(parsed, fileDocs, history),
   ].map((draft) => ids.assign(draft));
   const calls = parsed.flatMap((file) =>
-    file.calls.map(({ callee, caller, file_path, line }): CallSite => ({ callee, caller, file_path, line })),
+    file.calls.map(({ callee, caller, file_path, line, receiver_class }): CallSite => ({ callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}) })),
   );
   const docs = [...fileDocs, ...scopeDocs];
   return {

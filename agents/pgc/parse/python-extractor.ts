@@ -10,6 +10,7 @@ import { candidateNames, moduleMember, type ImportBindings } from "./import-bind
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { readFromImport, readImport } from "./python-imports.js";
+import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 
 const PYTHON_PATTERNS = [
@@ -28,7 +29,8 @@ const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
 interface PythonState {
   ctx: ExtractContext;
   bindings: ImportBindings;
-  pending: { node: Node; callee: string; plain: boolean; caller: string | null }[];
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string }[];
+  receivers: ReceiverMemo;
 }
 
 type Handler = (state: PythonState, node: Node) => void;
@@ -54,7 +56,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one Python file into `ctx.out`. */
 export function extractPython(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: PythonState = { ctx, bindings: new Map(), pending: [] };
+  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map() };
   ctx.out.module_doc = docstringOf(ctx, root);
   for (const capture of queryFor(grammar, "python", PYTHON_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
@@ -128,7 +130,8 @@ function onCall(state: PythonState, node: Node): void {
   const fn = node.childForFieldName("function");
   if (!fn) return;
   const plain = fn.type === "identifier";
-  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller() });
+  const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
 }
 
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
@@ -144,6 +147,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, true),
+    ...(call.receiver ? { receiver_class: call.receiver } : {}),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);

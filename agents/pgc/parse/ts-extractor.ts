@@ -7,6 +7,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
 
@@ -35,12 +36,15 @@ interface PendingCall {
   callee: string;
   plain: boolean;
   caller: string | null;
+  /** The class of the object the call goes through, when the calling function says it. */
+  receiver?: string;
 }
 
 interface TsState {
   ctx: ExtractContext;
   bindings: ImportBindings;
   pending: PendingCall[];
+  receivers: ReceiverMemo;
 }
 
 type Handler = (state: TsState, node: Node) => void;
@@ -62,7 +66,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one TS/TSX/JS file into `ctx.out`. */
 export function extractTypeScriptFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: TsState = { ctx, bindings: new Map(), pending: [] };
+  const state: TsState = { ctx, bindings: new Map(), pending: [], receivers: new Map() };
   for (const capture of queryFor(grammar, "ts-family", TS_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
     HANDLERS[capture.name]?.(state, capture.node);
@@ -206,7 +210,8 @@ function onCall(state: TsState, node: Node): void {
   if (node.type === "call_expression") readRequireCall(state.ctx, node, fn, state.bindings);
   const plain = fn.type === "identifier";
   const callee = plain ? fn.text : collapse(fn.text, 120);
-  state.pending.push({ node, callee, plain, caller: state.ctx.caller() });
+  const receiver = plain ? undefined : receiverClass(fn, "ts", state.receivers);
+  state.pending.push({ node, callee, plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
 }
 
 function resolveCall(state: TsState, call: PendingCall): void {
@@ -222,6 +227,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, false),
+    ...(call.receiver ? { receiver_class: call.receiver } : {}),
   });
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };

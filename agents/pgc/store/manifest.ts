@@ -13,7 +13,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 5: methods of a module-level TS/JS object literal (`export const intervalProvider = { setInterval() {} }`) became symbols. */
 /** 6: C functions handed by name to a capitals macro (`INDIRECT_CALL_2(…, tcp_v4_rcv, …)`, `NF_HOOK(…, ip_rcv_finish)`) became calls. */
 /** 7: calls in the bodies of C function-like macros became calls of the macro. */
-export const STORE_VERSION = 7;
+/** 8: method calls name the class of their object when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
+export const STORE_VERSION = 8;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -112,6 +112,20 @@ const SOURCES: Record<string, string> = {
     "    pass",
     "",
   ].join("\n"),
+  "mail/send.py": [
+    "from mail.base import Generator",
+    "class BytesGenerator(Generator):",
+    "    def write(self, text):",
+    "        return text",
+    "",
+    "def send(msg, out):",
+    "    g = BytesGenerator(out)",
+    "    g.flatten(msg)",
+    "    p = FeedParser()",
+    "    p.feed(msg)",
+    "",
+  ].join("\n"),
+  "mail/base.py": ["class Generator:", "    def flatten(self, msg):", "        return self.write(msg)", ""].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
 };
 
@@ -284,6 +298,14 @@ describe("method calls in Python and TypeScript", () => {
     expect(asMethod.resolved).toBe(false);
     const method = await pgc.search().expand({ question, mode: "forward", from: { symbol: "setTimer", called: true, member: true }, covered: {} });
     expect(method.steps[0]?.qualified).toBe("timerProvider.setTimer");
+  });
+
+  it("resolves a call through an object of a known class to that class's method or its base's, else to an exit naming the class", async () => {
+    const pgc = await open(corpus, "mail", ["mail/"]);
+    const graph = new CallGraph(pgc.data);
+    const [send] = graph.named("send");
+    expect(graph.callsOf(send!.id).map((e) => graph.nodes[e.to]?.qualified)).toContain("Generator.flatten");
+    expect(graph.exitsOf(send!.id).filter((e) => e.target === "feed").map((e) => [e.via, e.receiver_class])).toEqual([["member", "FeedParser"]]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {

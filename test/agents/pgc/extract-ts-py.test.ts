@@ -89,6 +89,27 @@ describe("TypeScript", () => {
     ]);
   });
 
+  it("names the class of the object a method call goes through when the calling function says it", async () => {
+    const content = [
+      'import { Doc } from "./doc";',
+      "export function build(shape: Shape, sink: Subscriber<number>, n: number) {",
+      "  const doc = new Doc([]);",
+      "  doc.compile();",
+      "  sink.next(1);",
+      "  new Parser().parse(shape);",
+      "  let other = makeThing();",
+      "  other.go();",
+      "  let both = new Left();",
+      "  both = new Right();",
+      "  both.run();",
+      "  n.toFixed(2);",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/build.ts", content });
+    const classes = Object.fromEntries(parsed.calls.filter((c) => c.callee.includes(".")).map((c) => [c.callee, c.receiver_class ?? null]));
+    expect(classes).toEqual({ "doc.compile": "Doc", "sink.next": "Subscriber", "new Parser().parse": "Parser", "other.go": null, "both.run": null, "n.toFixed": null });
+  });
+
   it("follows require(), re-exports and imports bound to calls", async () => {
     const content = [
       'const cp = require("child_process");',
@@ -154,6 +175,23 @@ describe("Python", () => {
 });
 
 describe("calls through another scope's module namespace", () => {
+  it("names the class of the object a method call goes through: a local built from a class, a typed parameter, a constructor's result", async () => {
+    const content = [
+      "from email import generator",
+      "class Sender:",
+      '    def send(self, msg: "Message", out, count: int):',
+      "        g = generator.BytesGenerator(out)",
+      "        g.flatten(msg)",
+      "        Parser(policy=1).parsestr('x')",
+      "        msg.as_string()",
+      "        out.write(b'')",
+      "        count.bit_length()",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "mail/send.py", content });
+    const classes = Object.fromEntries(parsed.calls.filter((c) => c.callee.includes(".") && !c.callee.startsWith("generator.")).map((c) => [c.callee, c.receiver_class ?? null]));
+    expect(classes).toEqual({ "g.flatten": "BytesGenerator", "Parser(policy=1).parsestr": "Parser", "msg.as_string": "Message", "out.write": null, "count.bit_length": null });
+  });
+
   it("counts `core.make()` after `import * as core` (and require) as a call of make from that module; a default import's members are not", async () => {
     const root = mkdtempSync(join(tmpdir(), "mesh-ns-calls-"));
     try {

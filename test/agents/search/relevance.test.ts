@@ -34,6 +34,11 @@ describe("parseQuestion", () => {
     expect(terms).not.toContain("v5");
   });
 
+  it("keeps the parts of a hyphenated word as words of their own (JIT-compile: jit, compile)", () => {
+    const terms = parseQuestion("How does Zod JIT-compile a parser?").terms;
+    expect(terms.filter((t) => t.term === "jit" || t.term === "compil").map((t) => t.fragment ?? false)).toEqual([false, false]);
+  });
+
   it("knows a who-calls question", () => {
     expect(parseQuestion("Who calls kmalloc?").intent).toBe("callers");
     expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");

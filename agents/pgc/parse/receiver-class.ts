@@ -1,0 +1,121 @@
+// The class of the object a method call goes through, when the calling function says it: the object is
+// built right there (`Parser(policy).parsestr(text)`, `new Doc().compile()`), or it is a local variable or
+// parameter the function assigns from a constructor or declares with a class type (`g =
+// BytesGenerator(fp)`, `const doc = new Doc(args)`, `def send(self, msg: Message)`, `sink: Subscriber<T>`).
+// Python, TypeScript and JavaScript; the call graph resolves `g.flatten()` to that class's `flatten`.
+import type { Node } from "web-tree-sitter";
+
+export type ReceiverLanguage = "python" | "ts";
+
+/** A class name as code writes one: a capital, then some lower case (`HTTPConnection`; not `MAX` or `T`). */
+const CLASS_NAME = /^[A-Z][\w$]*[a-z][\w$]*$/;
+
+const FUNCTION_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
+  python: new Set(["function_definition"]),
+  ts: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration", "function"]),
+};
+
+/** Per function (by its start offset in the file): variable → the one class it is assigned or declared as. */
+export type ReceiverMemo = Map<number, ReadonlyMap<string, string>>;
+
+/** The class named by a constructor or a type: `Foo`, `mod.Foo`, `Foo<T>`, `new Foo`; undefined when it names none. */
+function classNamed(node: Node | null): string | undefined {
+  if (!node) return undefined;
+  let name: string | undefined;
+  switch (node.type) {
+    case "identifier":
+    case "type_identifier":
+      name = node.text;
+      break;
+    case "attribute":
+      name = node.childForFieldName("attribute")?.text;
+      break;
+    case "string":
+      // A Python forward reference: `msg: "Message"`.
+      name = /^["']([\w.]+)["']$/.exec(node.text)?.[1]?.split(".").at(-1);
+      break;
+    case "member_expression":
+      name = node.childForFieldName("property")?.text;
+      break;
+    case "nested_type_identifier":
+    case "generic_type":
+    case "type_annotation":
+    case "type":
+      return classNamed(node.namedChild(node.type === "nested_type_identifier" ? node.namedChildCount - 1 : 0));
+    default:
+      return undefined;
+  }
+  return name !== undefined && CLASS_NAME.test(name) ? name : undefined;
+}
+
+/** The class an expression constructs: `Foo(…)` (Python), `new Foo(…)`, `await new Foo(…)`; undefined for anything else. */
+function constructed(node: Node | null, lang: ReceiverLanguage): string | undefined {
+  if (!node) return undefined;
+  if (node.type === "parenthesized_expression" || node.type === "await" || node.type === "await_expression") return constructed(node.namedChild(0), lang);
+  if (node.type === "new_expression") return classNamed(node.childForFieldName("constructor"));
+  if (node.type === "call" && lang === "python") return classNamed(node.childForFieldName("function"));
+  return undefined;
+}
+
+function enclosingFunction(node: Node, lang: ReceiverLanguage): Node | null {
+  for (let at = node.parent; at; at = at.parent) if (FUNCTION_TYPES[lang].has(at.type)) return at;
+  return null;
+}
+
+/** Adds `name → cls`; a name given two different classes is ambiguous and maps to "" (no class). */
+function note(out: Map<string, string>, name: string | undefined, cls: string | undefined): void {
+  if (!name || !cls) return;
+  const known = out.get(name);
+  out.set(name, known === undefined || known === cls ? cls : "");
+}
+
+function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
+  const out = new Map<string, string>();
+  const parameters = fn.childForFieldName("parameters");
+  if (lang === "python") {
+    for (const param of parameters?.namedChildren ?? []) {
+      if (param?.type === "typed_parameter" || param?.type === "typed_default_parameter") {
+        const name = param.type === "typed_parameter" ? param.namedChild(0)?.text : param.childForFieldName("name")?.text;
+        note(out, name, classNamed(param.childForFieldName("type")));
+      }
+    }
+    for (const assignment of fn.descendantsOfType("assignment")) {
+      const left = assignment?.childForFieldName("left");
+      if (left?.type === "identifier") note(out, left.text, constructed(assignment?.childForFieldName("right") ?? null, lang));
+    }
+    return out;
+  }
+  for (const param of parameters?.namedChildren ?? []) {
+    if (param?.type === "required_parameter" || param?.type === "optional_parameter") {
+      const pattern = param.childForFieldName("pattern");
+      if (pattern?.type === "identifier") note(out, pattern.text, classNamed(param.childForFieldName("type")));
+    }
+  }
+  for (const declarator of fn.descendantsOfType("variable_declarator")) {
+    const name = declarator?.childForFieldName("name");
+    if (name?.type !== "identifier") continue;
+    note(out, name.text, constructed(declarator?.childForFieldName("value") ?? null, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null));
+  }
+  for (const assignment of fn.descendantsOfType("assignment_expression")) {
+    const left = assignment?.childForFieldName("left");
+    if (left?.type === "identifier") note(out, left.text, constructed(assignment?.childForFieldName("right") ?? null, lang));
+  }
+  return out;
+}
+
+/**
+ * The class of the object the call `fn(…)` goes through, where `fn` is the call's function node (`g.flatten`,
+ * `Parser(p).parsestr`); undefined when the call is not through an object or its class is not known here.
+ */
+export function receiverClass(fn: Node, lang: ReceiverLanguage, memo: ReceiverMemo): string | undefined {
+  const object = fn.type === "attribute" || fn.type === "member_expression" ? fn.childForFieldName("object") : null;
+  if (!object) return undefined;
+  const built = constructed(object, lang);
+  if (built) return built;
+  if (object.type !== "identifier") return undefined;
+  const owner = enclosingFunction(fn, lang);
+  if (!owner) return undefined;
+  let classes = memo.get(owner.startIndex);
+  if (!classes) memo.set(owner.startIndex, (classes = classesIn(owner, lang)));
+  return classes.get(object.text) || undefined;
+}
