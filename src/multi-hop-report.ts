@@ -1,5 +1,5 @@
 // A multi-hop result as a person reads it: the path, each hop's findings, citations and verdict.
-import type { HopRecord, MultiHopResult } from "../agents/manager/multi-hop.js";
+import type { HopRecord, MultiHopResult } from "../agents/manager/answer/result.js";
 
 function hopLines(hop: HopRecord): string[] {
   const lines = [

@@ -9,9 +9,10 @@ import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topolog
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
 import { dispatchTask, type Dispatched } from "./dispatch.js";
-import { ENTRY_TIMEOUT_MS } from "./search/entry-round.js";
-import { answerMultiHop, type HopMode, type MultiHopResult } from "./multi-hop.js";
-import { answerBySearch } from "./search/answer-question.js";
+import { ENTRY_TIMEOUT_MS } from "./entry/entry-round.js";
+import { answerPlannedRoute } from "./answer/planned-route.js";
+import { MultiHopError, type HopMode, type MultiHopResult } from "./answer/result.js";
+import { answerBySearch } from "./answer/answer-question.js";
 import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { SourceReader } from "../pgc/scan/index.js";
@@ -84,8 +85,8 @@ export class Manager {
   }
 
   /**
-   * A multi-hop question, answered by the call-graph search (a traced path; with `to`, along the planned
-   * route). `mode: "evidence"` keeps the older evidence-following for comparison.
+   * A multi-hop question, answered by the call-graph search: a traced path (with `to`, along the scope
+   * graph's route). `mode: "planned"` instead delegates one task per hop along the route from `from` to `to`.
    */
   async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode } = {}): Promise<MultiHopResult> {
     const graph = await this.scopeMap.current();
@@ -96,40 +97,42 @@ export class Manager {
       return this.audit.hopRef(id, hop);
     };
     const node = this.options.node;
-    const result =
-      options.mode === "evidence" || options.mode === "planned"
-        ? await answerMultiHop(
-            {
-              managerId: node.id,
-              scopes: this.directory.scopes(),
-              graph,
-              ownership: this.scopeMap,
-              dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
-              validate: (task, dispatched) => this.validate(task, dispatched),
-              storeHop,
-              bestScopeFor: (q) => this.bestScopeFor(q),
-            },
-            { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}), mode: options.mode },
-          )
-        : await answerBySearch(
-            {
-              managerId: node.id,
-              scopes: this.directory.scopes(),
-              graph,
-              ownership: this.scopeMap,
-              askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
-              expand: async (scope, args, trail) => {
-                const { result, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);
-                return { result, agent: agent.id, failovers: failovers.length };
-              },
-              hashSources: {
-                readFile: this.options.root ? async (path) => this.sources.read(path) : null,
-                verifyRemote: undefined,
-              },
-              storeHop,
-            },
-            { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
-          );
+    let result: MultiHopResult;
+    if (options.mode === "planned") {
+      if (!options.from || !options.to) throw new MultiHopError("no_path", "a planned route needs both ends: give from and to (--from, --to), or leave out the mode for the traced search");
+      result = await answerPlannedRoute(
+        {
+          managerId: node.id,
+          scopes: this.directory.scopes(),
+          graph,
+          ownership: this.scopeMap,
+          dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
+          validate: (task, dispatched) => this.validate(task, dispatched),
+          storeHop,
+        },
+        { id, question, maxHops, from: options.from, to: options.to },
+      );
+    } else {
+      result = await answerBySearch(
+        {
+          managerId: node.id,
+          scopes: this.directory.scopes(),
+          graph,
+          ownership: this.scopeMap,
+          askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
+          expand: async (scope, args, trail) => {
+            const { result: expanded, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);
+            return { result: expanded, agent: agent.id, failovers: failovers.length };
+          },
+          hashSources: {
+            readFile: this.options.root ? async (path) => this.sources.read(path) : null,
+            verifyRemote: undefined,
+          },
+          storeHop,
+        },
+        { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
+      );
+    }
     // Written behind the answer, in order with its hop outputs; `trace` (audit.find) waits for it.
     void this.audit.append({ kind: "multi_hop", ...result });
     return result;
@@ -159,21 +162,6 @@ export class Manager {
     const other = this.directory.replicas(agent.scope, new Set([agent.id]))[0];
     if (!other) throw new Error(`no other replica of ${agent.scope} to verify citations`);
     return (await this.options.node.request(other.id, "verify", { citations }, { timeoutMs: BEST_SCOPE_TIMEOUT_MS })) as boolean[];
-  }
-
-  private async bestScopeFor(question: string): Promise<string | null> {
-    const asks = this.directory.scopes().map(async (scope) => {
-      const replica = this.directory.replicas(scope)[0];
-      if (!replica) return { scope, best: 0 };
-      try {
-        const result = (await this.options.node.request(replica.id, "ask", { question, top_k: 1 }, { timeoutMs: BEST_SCOPE_TIMEOUT_MS })) as { sources: { similarity: number }[] };
-        return { scope, best: result.sources[0]?.similarity ?? 0 };
-      } catch {
-        return { scope, best: 0 };
-      }
-    });
-    const ranked = (await Promise.all(asks)).filter((r) => r.best > 0).sort((a, b) => b.best - a.best);
-    return ranked[0]?.scope ?? null;
   }
 
   private async recordManifest(task: DelegatedTask, result: DelegationResult): Promise<void> {

@@ -2,7 +2,7 @@
 // reports. The manager sampled one or two citations per hop when it accepted the answer; this checks all
 // of them, later, so a reader can tell which still hold after the code changed.
 import { SourceReader } from "../pgc/scan/index.js";
-import type { MultiHopResult } from "./multi-hop.js";
+import type { MultiHopResult } from "./answer/result.js";
 import { checkAgainstText } from "./validation/hash-check.js";
 
 export interface CitationRecheck {

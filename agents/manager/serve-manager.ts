@@ -12,7 +12,7 @@ const askArgs = z.object({
   from: z.string().max(64).optional(),
   to: z.string().max(64).optional(),
   max_hops: z.number().int().min(1).max(32).optional(),
-  mode: z.enum(["planned", "evidence", "traced"]).optional(),
+  mode: z.enum(["planned", "traced"]).optional(),
 });
 const delegateArgs = z.object({ scope: z.string().min(1).max(64), task: z.unknown(), timeout_ms: z.number().int().positive().optional() });
 
@@ -28,7 +28,10 @@ export function serveManager(node: MeshNode, manager: Manager): void {
   });
   node.handle("ask", async (args) => {
     const parsed = askArgs.safeParse(args);
-    if (!parsed.success) throw invalid(`invalid ask: ${parsed.error.issues[0]?.message ?? "?"}`);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw invalid(`invalid ask: ${issue?.path.length ? `${issue.path.join(".")}: ` : ""}${issue?.message ?? "?"}`);
+    }
     const { question, from, to, max_hops: maxHops, mode } = parsed.data;
     return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}) });
   });

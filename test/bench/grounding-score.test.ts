@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { citationHash } from "../../agents/protocol/index.js";
-import type { MultiHopResult } from "../../agents/manager/multi-hop.js";
+import type { MultiHopResult } from "../../agents/manager/answer/result.js";
 import { loadAllCases, loadCaseFile } from "../../scripts/bench/grounding/cases.js";
 import { inOrderCited, scoreAnswer, type AnswerStep } from "../../scripts/bench/grounding/score.js";
 

@@ -5,8 +5,8 @@ import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { parseExpandResult, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
-import { ownersOfEntity, type Ownership } from "../question-names.js";
-import type { ScoredCandidate } from "./entry-round.js";
+import { ownersOfEntity, type Ownership } from "../ownership.js";
+import type { ScoredCandidate } from "../entry/entry-round.js";
 
 /**
  * An exit is followed only when its value — its score (what its callee's name adds to the question, plus

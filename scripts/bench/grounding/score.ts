@@ -1,12 +1,12 @@
 // Scoring one answer against its gold chain. The answer's steps are its traced chain when it has one,
-// else the citations of its hops in order (the baseline's evidence answers have no chain). A gold step is
+// else the citations of its hops in order (the one-scope baseline's answer has no chain). A gold step is
 // cited when a step of the answer is in the same file and either names the same function or covers the
 // gold definition line; chain recall is the longest in-order run of cited gold steps (a longest common
 // subsequence) over the gold chain's length. Every citation is re-hashed against the corpus on disk.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { citationHash } from "../../../agents/protocol/index.js";
-import type { MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import type { MultiHopResult } from "../../../agents/manager/answer/result.js";
 import { lastName } from "../../../agents/manager/validation/index.js";
 import type { GoldStep, GroundingQuestion } from "./cases.js";
 
@@ -37,8 +37,13 @@ export interface QuestionScore {
   scopes: string[];
 }
 
+/** What scoring reads of an answer: a traced answer whole, or only the cited hops of one without a chain. */
+export type ScoredAnswer = Pick<MultiHopResult, "chain" | "outcome" | "confidence"> & {
+  knowledge_chain: readonly { scope: string; citations: readonly Pick<MultiHopResult["knowledge_chain"][number]["citations"][number], "file_path" | "line_start" | "line_end" | "sha256">[] }[];
+};
+
 /** What an answer cites, in order: its chain, or its hops' citations when it has none. */
-export function answerSteps(result: MultiHopResult): AnswerStep[] {
+export function answerSteps(result: ScoredAnswer): AnswerStep[] {
   if (result.chain && result.chain.length > 0) return result.chain.map((s) => ({ scope: s.scope, file_path: s.file_path, line_start: s.line_start, line_end: s.line_end, symbol: s.symbol }));
   return result.knowledge_chain.flatMap((hop) => hop.citations.map((c) => ({ scope: hop.scope, file_path: c.file_path, line_start: c.line_start, line_end: c.line_end, symbol: null })));
 }
@@ -63,7 +68,7 @@ export function inOrderCited(gold: readonly GoldStep[], steps: readonly AnswerSt
 }
 
 /** Every span an answer cites (steps, call lines, hop citations), once each. */
-function citedSpans(result: MultiHopResult): { file_path: string; line_start: number; line_end: number; sha256: string }[] {
+function citedSpans(result: ScoredAnswer): { file_path: string; line_start: number; line_end: number; sha256: string }[] {
   const spans = new Map<string, { file_path: string; line_start: number; line_end: number; sha256: string }>();
   const add = (s: { file_path: string; line_start: number; line_end: number; sha256: string }) => spans.set(`${s.file_path}:${s.line_start}-${s.line_end}:${s.sha256}`, s);
   for (const hop of result.knowledge_chain) for (const c of hop.citations) add(c);
@@ -75,7 +80,7 @@ function citedSpans(result: MultiHopResult): { file_path: string; line_start: nu
 }
 
 /** Re-hash each cited span from the corpus on disk. */
-export function verifyCitations(result: MultiHopResult, root: string): { checked: number; verified: number } {
+export function verifyCitations(result: ScoredAnswer, root: string): { checked: number; verified: number } {
   const files = new Map<string, string[] | null>();
   const lines = (path: string) => {
     if (!files.has(path)) {
@@ -95,7 +100,7 @@ export function verifyCitations(result: MultiHopResult, root: string): { checked
   return { checked: spans.length, verified };
 }
 
-export function scoreAnswer(question: GroundingQuestion, gold: readonly GoldStep[], result: MultiHopResult, root: string): QuestionScore {
+export function scoreAnswer(question: GroundingQuestion, gold: readonly GoldStep[], result: ScoredAnswer, root: string): QuestionScore {
   const steps = answerSteps(result);
   const { checked, verified } = verifyCitations(result, root);
   const common = {
@@ -103,13 +108,13 @@ export function scoreAnswer(question: GroundingQuestion, gold: readonly GoldStep
     kind: question.kind,
     citations_checked: checked,
     citations_verified: verified,
-    outcome: result.outcome ?? (steps.length > 0 ? "evidence" : "no_chain"),
+    outcome: result.outcome ?? (steps.length > 0 ? "hits" : "no_chain"),
     confidence: result.confidence ?? "n/a",
     steps: steps.length,
     scopes: [...new Set(steps.map((s) => s.scope))],
   };
   if (question.kind === "offtopic") {
-    // An evidence answer (no outcome field) is honest only when it cites nothing.
+    // An answer without an outcome (the one-scope baseline's hits) is honest only when it cites nothing.
     const honest = result.outcome !== undefined ? result.outcome === "no_chain" && result.confidence === "low" : steps.length === 0;
     return { ...common, start_right: null, final_right: null, recall: null, honest_no_chain: honest };
   }

@@ -1,5 +1,5 @@
 // `mesh ask "QUESTION"`: a multi-hop question to the running fleet, answered with checked evidence.
-import type { MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import type { MultiHopResult } from "../../../agents/manager/answer/result.js";
 import { askManager, findFleet } from "../../fleet/find-fleet.js";
 import { createLogger } from "../../logging.js";
 import { formatResult } from "../../multi-hop-report.js";

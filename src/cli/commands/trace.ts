@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AuditLog } from "../../../agents/manager/audit-log.js";
-import type { MultiHopResult } from "../../../agents/manager/multi-hop.js";
+import type { MultiHopResult } from "../../../agents/manager/answer/result.js";
 import { recheckCitations } from "../../../agents/manager/recheck.js";
 import { meshHome, readFleet } from "../../fleet/fleet-dir.js";
 import { formatResult } from "../../multi-hop-report.js";

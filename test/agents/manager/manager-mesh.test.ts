@@ -1,6 +1,5 @@
-// The manager over a fleet of worker processes on the demo kernel: topology from the code,
-// planned and evidence-following multi-hop answers with verified citations, cycle safety,
-// hop budgets, audit and manifest records.
+// The manager over a fleet of worker processes on the demo kernel: topology from the code, traced
+// answers and planned routes with verified citations, cycle safety, hop budgets, audit and manifest records.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +9,8 @@ import { promisify } from "node:util";
 import { MESH_BIN } from "../../helpers/processes.js";
 import { Manager } from "../../../agents/manager/manager.js";
 import { MeshNode } from "../../../bus/index.js";
-import { MultiHopError } from "../../../agents/manager/multi-hop.js";
+import { MultiHopError } from "../../../agents/manager/answer/result.js";
+import { serveManager } from "../../../agents/manager/serve-manager.js";
 import { ValidationPolicyError } from "../../../agents/manager/validation/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 import { citationHash } from "../../../agents/protocol/index.js";
@@ -18,12 +18,15 @@ import { expected, TestFleet } from "../../helpers/fleet.js";
 
 const fleet = new TestFleet();
 let manager: Manager;
+let managerNode: MeshNode;
 
 beforeAll(async () => {
   await fleet.startAll();
   const node = await fleet.node("manager");
+  managerNode = node;
   await fleet.untilWorkers(node, expected.scopes.length);
   manager = new Manager({ node, auditDir: join(fleet.dir, "audit"), root: C_KERNEL_DIR, logger: pino({ level: "silent" }) });
+  serveManager(node, manager);
 }, 120_000);
 afterAll(async () => {
   await manager.audit.flush();
@@ -56,11 +59,11 @@ describe("the manager over the demo kernel", () => {
     expect(edges).toEqual(golden);
   });
 
-  it("answers a planned question from drivers to mm over the expected path, as a traced chain whose every edge is a real call", async () => {
+  it("answers a question from drivers to mm over the expected path, as a traced chain whose every edge is a real call", async () => {
     const result = await manager.ask("How does the e1000 driver allocate DMA buffers?", { from: "drivers", to: "mm" });
     const golden = expected.topology.shortest_paths.find((p) => p.from === "drivers" && p.to === "mm")?.path;
     expect(result.query_path).toEqual(golden);
-    expect(result.mode).toBe("planned");
+    expect(result.mode).toBe("traced");
     expect(result.outcome).toBe("chain");
     const chain = result.chain ?? [];
     expect([...new Set(chain.map((s) => s.scope))]).toEqual(golden);
@@ -102,6 +105,20 @@ describe("the manager over the demo kernel", () => {
     expect(result.answer).toMatch(/calls kmalloc at kernel\/workqueue\.c:\d+/);
   });
 
+  it("delegates a planned route hop by hop when asked to, and only with both ends given", async () => {
+    const result = await manager.ask("How does the e1000 driver allocate DMA buffers?", { from: "drivers", to: "mm", mode: "planned" });
+    expect(result.mode).toBe("planned");
+    expect(result.query_path).toEqual(expected.topology.shortest_paths.find((p) => p.from === "drivers" && p.to === "mm")?.path);
+    expect(result.chain).toBeUndefined();
+    for (const hop of result.knowledge_chain) expect(hop.verdict.citations_verified).toBe(hop.verdict.citations_checked);
+    await expect(manager.ask("How does the e1000 driver allocate DMA buffers?", { to: "mm", mode: "planned" })).rejects.toMatchObject({ code: "no_path", message: expect.stringMatching(/needs both ends/) });
+    // A client asking for a mode the manager no longer has is told so, and the manager keeps serving.
+    const client = await fleet.node("mode-client", "client");
+    await expect.poll(() => client.peers().some((p) => p.card.id === managerNode.id && p.state === "alive")).toBe(true);
+    await expect(client.request(managerNode.id, "ask", { question: "How does kmalloc work?", mode: "evidence" })).rejects.toThrow(/invalid ask: mode: .*planned.*traced/);
+    await expect(client.request(managerNode.id, "ask", { question: "Who calls kmalloc?" })).resolves.toMatchObject({ mode: "traced" });
+  });
+
   it("says honestly that it found no chain for a question about something the code does not have", async () => {
     const result = await manager.ask("How does the renderer draw 3D terrain meshes with shaders?");
     expect(result.outcome).toBe("no_chain");
@@ -110,7 +127,7 @@ describe("the manager over the demo kernel", () => {
     expect(result.answer).toMatch(/^No chain found/);
   });
 
-  it("cannot loop in the kernel ↔ mm cycle, following evidence with a large budget", async () => {
+  it("cannot loop in the kernel ↔ mm cycle, with a large budget", async () => {
     const result = await manager.ask("How does alloc_pages wake kswapd through queue_work?", { from: "mm", maxHops: 20 });
     expect(new Set(result.query_path).size).toBe(result.query_path.length);
     expect(result.query_path.length).toBeLessThanOrEqual(expected.scopes.length);

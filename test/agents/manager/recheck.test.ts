@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { recheckCitations } from "../../../agents/manager/recheck.js";
-import type { HopRecord } from "../../../agents/manager/multi-hop.js";
+import type { HopRecord } from "../../../agents/manager/answer/result.js";
 import { citationHash, sliceLines } from "../../../agents/protocol/index.js";
 
 const dirs: string[] = [];

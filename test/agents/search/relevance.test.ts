@@ -1,9 +1,9 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
 import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
-import { anchored } from "../../../agents/manager/search/answer-question.js";
+import { anchored } from "../../../agents/manager/answer/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, wordMatch } from "../../../agents/search/relevance.js";
-import { withRarity } from "../../../agents/manager/search/entry-round.js";
+import { withRarity } from "../../../agents/manager/entry/entry-round.js";
 
 const words = (...list: string[]) => new Set(list);
 

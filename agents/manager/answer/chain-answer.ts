@@ -1,6 +1,6 @@
 // The answer as a person follows it: the traced path as numbered steps, each edge with its call line
 // quoted, then why it started there, where it turned, and why it stopped.
-import type { ChainStep, SearchDecision } from "./trace-chain.js";
+import type { ChainStep, SearchDecision } from "../search/trace-chain.js";
 
 /** A call line quoted in the answer is cut to this many characters. */
 const QUOTED_LINE_CHARS = 120;

@@ -1,6 +1,6 @@
 // The answer a multi-hop question gets, extracted from its hops: each accepted hop's key findings,
 // quoted as what they name and where.
-import type { HopRecord } from "./multi-hop.js";
+import type { HopRecord } from "./result.js";
 
 /** The longest finding the synthesis quotes whole; an index line is shortened to what and where. */
 const MAX_FINDING_CHARS = 160;

@@ -1,11 +1,8 @@
-// How a multi-hop question moves between scopes: which scope the evidence points to next ("calls X,
-// owned by scope Y"), the scope owning names the question asks about that no hop has answered yet, and
-// what each hop is asked (the question refined by the symbols that led there). Where it starts is
-// start-scope.ts; which leads bear on the question, lead-relevance.ts.
-import type { Citation } from "../protocol/index.js";
-import { STOPWORDS } from "../pgc/retrieval/index.js";
-import { entitiesIn, ownersOfEntity, type Ownership } from "./question-names.js";
-import { scopeOfEntities } from "./start-scope.js";
+// What a planned route hands from one hop to the next: the symbols the hop's evidence mentions that the next
+// scope owns ("calls X, owned by scope Y"), and the question refined by them.
+import type { Citation } from "../../protocol/index.js";
+import { STOPWORDS } from "../../pgc/retrieval/index.js";
+import type { Ownership } from "../ownership.js";
 
 /** Symbols carried to the next hop as its focus. */
 export const MAX_FOCUS_SYMBOLS = 3;
@@ -67,37 +64,8 @@ export function pointers(citations: readonly Citation[], findings: readonly stri
   return byScope;
 }
 
-/** The next scope the evidence leads to, among those not yet visited. */
-export function nextScope(leads: Map<string, string[]>, visited: ReadonlySet<string>, target?: string): { scope: string; focus: string[] } | null {
-  if (target && leads.has(target) && !visited.has(target)) return { scope: target, focus: (leads.get(target) ?? []).slice(0, MAX_FOCUS_SYMBOLS) };
-  const ranked = [...leads].filter(([scope]) => !visited.has(scope)).sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
-  const best = ranked[0];
-  return best ? { scope: best[0], focus: best[1].slice(0, MAX_FOCUS_SYMBOLS) } : null;
-}
-
-/**
- * The unvisited scope owning names the question asks about that no visited scope answered for ("How does
- * ZodString use $ZodCheckMinLength?" after the scope of $ZodCheckMinLength answered: ZodString's), with
- * those names as its focus; null when every name is answered for. The question is not answered until
- * every part it names is.
- */
-export function namedElsewhere(question: string, map: Ownership, scopes: readonly string[], visited: ReadonlySet<string>): { scope: string; focus: string[] } | null {
-  const open = scopes.filter((scope) => !visited.has(scope));
-  const scope = scopeOfEntities(question, map, open, visited);
-  if (!scope) return null;
-  const focus = entitiesIn(question).filter((name) => {
-    const owners = ownersOfEntity(map, name);
-    return owners.includes(scope) && !owners.some((owner) => visited.has(owner));
-  });
-  return { scope, focus: focus.slice(0, MAX_FOCUS_SYMBOLS) };
-}
-
-/**
- * The question a hop is asked: the original, narrowed to the symbols that led to this scope — how they
- * are implemented here, or, for a scope calling them, where they are called.
- */
-export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[], asked: "implemented" | "called" = "implemented"): string {
+/** The question a hop is asked: the original, narrowed to the symbols that led to this scope. */
+export function refineQuestion(question: string, fromScope: string | null, focus: readonly string[]): string {
   if (!fromScope || focus.length === 0) return question;
-  const names = `${focus.length === 1 ? "is" : "are"} ${focus.join(", ")}`;
-  return `${question} (continuing from ${fromScope}: ${asked === "called" ? `where ${names} called` : `how ${names} implemented`} here?)`;
+  return `${question} (continuing from ${fromScope}: how ${focus.length === 1 ? "is" : "are"} ${focus.join(", ")} implemented here?)`;
 }

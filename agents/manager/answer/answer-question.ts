@@ -5,12 +5,12 @@ import { parseQuestion } from "../../search/question.js";
 import { DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
-import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "../multi-hop.js";
+import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "./result.js";
 import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { chainAnswer } from "./chain-answer.js";
-import { entryRound, type AskEntry, type ScoredCandidate } from "./entry-round.js";
-import { traceCallers } from "./trace-callers.js";
-import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
+import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
+import { traceCallers } from "../search/trace-callers.js";
+import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
  * A function is traced as a start only if it matches at least this much of the question: below it, it
@@ -192,7 +192,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   return {
     id: request.id,
     question: request.question,
-    mode: request.to ? "planned" : "traced",
+    mode: "traced",
     query_path: outcome.hops.map((h) => h.scope),
     knowledge_chain: knowledgeChain,
     chain: steps.map(({ why: _why, role: _role, kind: _kind, ...step }) => step),

@@ -1,0 +1,33 @@
+// Which scopes own a name, a module or a path: what the manager knows of the fleet's code from the scope
+// facts (ScopeMap implements it), used to continue a traced chain in the scope that defines its callee.
+
+export interface Ownership {
+  ownersOf(symbol: string): readonly string[];
+  /** Scopes owning a module or path ("urllib/request", "net/ipv4"): the most specific only. */
+  ownersOfPath?(path: string): readonly string[];
+  /** Scopes owning a directory or anything in it. */
+  ownersUnder?(dir: string): readonly string[];
+  /** Scopes whose code calls a symbol defined elsewhere, with how many call sites (the references they report). */
+  callersOf?(symbol: string): readonly { scope: string; count: number }[];
+}
+
+/** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
+const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+/**
+ * The scopes owning a name: the symbol's definers, else the module's or path's scope. A dotted name whose
+ * whole is no module falls back to its longest module prefix: `os.path.join` → `os` (os.py), `json.dumps`
+ * → `json`.
+ */
+export function ownersOfEntity(map: Ownership, entity: string): readonly string[] {
+  const definers = map.ownersOf(entity);
+  if (definers.length > 0 || !map.ownersOfPath) return definers;
+  if (entity.includes("/")) return map.ownersOfPath(entity.replace(/\/$/, ""));
+  if (!MODULE_NAME.test(entity)) return [];
+  const parts = entity.split(".");
+  for (let end = parts.length; end >= 1; end--) {
+    const owners = map.ownersOfPath(parts.slice(0, end).join("/"));
+    if (owners.length > 0) return owners;
+  }
+  return [];
+}
