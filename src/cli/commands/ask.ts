@@ -8,15 +8,16 @@ import { CliError, EXIT } from "../exit-codes.js";
 
 export const HELP = `Usage: mesh ask "QUESTION" [--from SCOPE] [--to SCOPE] [--max-hops N] [--fleet ROOT] [--json]
 
-Ask the running fleet a question that may cross scopes. With --to, the manager plans the route (BFS over
-the topology, at most --max-hops scopes, none twice); otherwise it starts where the entities you name live
-(or --from) and follows the evidence from scope to scope. Prints the path, each hop's findings, citations
-(file:lines, sha256, similarity) and validation verdict, and the extractive answer. Replay it later with
-\`mesh trace ID\`.
+Ask the running fleet a question that may cross scopes. The manager asks every scope for its best entry
+points, starts where the code matches the question best (or in --from), and traces the calls from function
+to function and scope to scope, at most --max-hops scopes, none twice; "Who calls X?" traces X's callers.
+The answer is the traced path: numbered steps \`caller (file:line) → callee (file:lines) [scope]\`, each
+call line quoted and every step re-hashed against the code, then why the search went where it did; or "No
+chain found" with low confidence when nothing in the fleet matches. Replay it later with \`mesh trace ID\`.
 
 Options:
   --from SCOPE    start here
-  --to SCOPE      end here (planned route)
+  --to SCOPE      end here (only exits along the topology's route to it are followed)
   --max-hops N    hop budget (default 6)
   --fleet ROOT    the fleet's code root, when several fleets run
   --json          print the full result
