@@ -28,6 +28,8 @@ export interface DispatchOptions {
   exclude?: ReadonlySet<string>;
   /** Only replicas that pass this test (e.g. speaking protocol 2.0). */
   accept?: (agent: AgentInfo) => boolean;
+  /** The caller gave up: the request in flight is cancelled on the bus (a CANCEL to its worker), and no other replica is tried. */
+  signal?: AbortSignal;
 }
 
 /** Failures after which another replica may succeed; anything else is the task's own outcome. */
@@ -68,11 +70,12 @@ export async function dispatchOp(
           timeoutMs: Math.max(1, deadline - Date.now()),
           ...(options.trail ? { trail: options.trail } : {}),
           ...(options.traceId ? { traceId: options.traceId } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
         }),
       );
       return { result, agent, failovers };
     } catch (error) {
-      if (error instanceof ProtocolSchemaError) throw error;
+      if (error instanceof ProtocolSchemaError || options.signal?.aborted) throw error;
       if (!isReplicaFailure(error) || Date.now() >= deadline) throw error;
       const reason = (error as Error).message;
       logger.warn({ scope, worker: agent.id, op, reason }, "replica failed; failing over");

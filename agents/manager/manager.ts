@@ -71,13 +71,14 @@ export class Manager {
   }
 
   /** Delegate a task to a scope, validate the answer, record it in MANIFEST.jsonl. */
-  async delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number }): Promise<DelegationResult> {
-    const first = await this.dispatchAndValidate(task, target.scope, {}, target.timeoutMs);
+  async delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal }): Promise<DelegationResult> {
+    const signal = target.signal ? { signal: target.signal } : {};
+    const first = await this.dispatchAndValidate(task, target.scope, signal, target.timeoutMs);
     let result: DelegationResult = first;
     if (first.verdict.code === "PROTOCOL_MISMATCH") {
       // Seed 002 §5.1: re-assign to a worker that speaks the grounding protocol.
       this.logger.warn({ task: task.id, worker: first.agent.id }, "answer without evidence; re-assigning to a protocol 2.0 worker");
-      const retry = await this.dispatchAndValidate(task, target.scope, { exclude: new Set([first.agent.id]), accept: (a) => a.protocol_versions.includes(PROTOCOL_WITH_EVIDENCE) }, target.timeoutMs).catch(() => null);
+      const retry = await this.dispatchAndValidate(task, target.scope, { ...signal, exclude: new Set([first.agent.id]), accept: (a) => a.protocol_versions.includes(PROTOCOL_WITH_EVIDENCE) }, target.timeoutMs).catch(() => null);
       if (retry) result = { ...retry, reassigned_from: first.agent.id };
     }
     await this.recordManifest(task, result);
@@ -138,7 +139,7 @@ export class Manager {
     return result;
   }
 
-  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean }, timeoutMs?: number): Promise<DelegationResult> {
+  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean; signal?: AbortSignal }, timeoutMs?: number): Promise<DelegationResult> {
     const dispatched = await dispatchTask(this.options.node, this.directory, scope, task, { ...extra, ...(timeoutMs ? { timeoutMs } : {}) }, this.logger);
     return { ...dispatched, verdict: await this.validate(task, dispatched) };
   }

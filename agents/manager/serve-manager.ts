@@ -35,11 +35,12 @@ export function serveManager(node: MeshNode, manager: Manager): void {
     const { question, from, to, max_hops: maxHops, mode } = parsed.data;
     return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}) });
   });
-  node.handle("delegate", async (args) => {
+  // A client that gives up (CANCEL on the bus) cancels the task on its worker too.
+  node.handle("delegate", async (args, context) => {
     const parsed = delegateArgs.safeParse(args);
     if (!parsed.success) throw invalid(`invalid delegate: ${parsed.error.issues[0]?.message ?? "?"}`);
     const task = parseDelegatedTask(parsed.data.task);
-    const result = await manager.delegate(task, { scope: parsed.data.scope, ...(parsed.data.timeout_ms ? { timeoutMs: parsed.data.timeout_ms } : {}) });
+    const result = await manager.delegate(task, { scope: parsed.data.scope, signal: context.signal, ...(parsed.data.timeout_ms ? { timeoutMs: parsed.data.timeout_ms } : {}) });
     return { response: result.response, verdict: result.verdict, agent: result.agent.id, failovers: result.failovers, reassigned_from: result.reassigned_from ?? null };
   });
   node.handle("trace", async (args) => manager.audit.find(String((args as { id?: unknown })?.id ?? "")));

@@ -1,11 +1,6 @@
 // `mesh delegate`: a DelegatedTask through the fleet's manager, with its CDP workspace and manifest line.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { GROUNDING_STRATEGIES, type DelegatedTask, type GroundingStrategy, type TaskResponse } from "../../../agents/protocol/index.js";
-import { renderHandoff } from "../../../agents/worker/exec/handoff.js";
-import { WORKSPACES_DIR, workspaceName } from "../../../agents/worker/exec/exec-executor.js";
-import type { Verdict } from "../../../agents/manager/validation/index.js";
+import { GROUNDING_STRATEGIES, type GroundingStrategy } from "../../../agents/protocol/index.js";
+import { buildTask, delegateTask, UnknownScopeError } from "../../delegation.js";
 import { askManager, findFleet } from "../../fleet/find-fleet.js";
 import { createLogger } from "../../logging.js";
 import { logLevelOf, parse, printJson } from "../args.js";
@@ -31,28 +26,6 @@ Options:
 
 const OPTIONS = { scope: { type: "string" }, task: { type: "string" }, criteria: { type: "string", multiple: true }, strategy: { type: "string" }, overlays: { type: "string" }, critical: { type: "boolean" }, fleet: { type: "string" } } as const;
 
-function outputMarkdown(response: TaskResponse, verdict: Verdict, agent: string): string {
-  const citations = (response.grounding_evidence?.citations ?? []).map((c) => `- \`${c.file_path}:${c.line_start}-${c.line_end}\` sha256 ${c.sha256} (${c.similarity_kind} ${c.similarity.toFixed(2)})`);
-  return `# Task Complete: ${response.task_id}
-
-**Status:** ${response.status}
-**Agent:** ${agent}
-**Verdict:** ${verdict.status}${verdict.code ? ` (${verdict.code})` : ""}
-
-## Summary
-${response.result}
-
-## Key Findings
-${(response.key_findings ?? []).map((f) => `- ${f}`).join("\n") || "(none)"}
-
-## Evidence
-${citations.join("\n") || "(none)"}
-
-## For Primary
-${[...verdict.reasons, ...verdict.warnings].map((r) => `- ${r}`).join("\n") || "(nothing to flag)"}
-`;
-}
-
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
   if (values.help) {
@@ -63,23 +36,15 @@ export async function run(argv: string[]): Promise<number> {
   const strategy = (values.strategy ?? "pgc_cite") as GroundingStrategy;
   if (!(GROUNDING_STRATEGIES as readonly string[]).includes(strategy)) throw new CliError(`unknown strategy "${strategy}"`, EXIT.usage, `strategies: ${GROUNDING_STRATEGIES.join(", ")}`);
   const overlays = overlaysOption(values.overlays);
-  const task: DelegatedTask = {
-    id: `T-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(3).toString("hex")}`,
-    task: values.task,
-    acceptance_criteria: values.criteria ?? [],
-    ...(values.critical ? { critical: true } : {}),
-    grounding: { strategy, ...(overlays ? { overlay_hints: overlays } : {}), ...(strategy !== "none" ? { evidence_required: strategy === "pgc_cite" } : {}) },
-  };
+  const task = buildTask({ task: values.task, criteria: values.criteria ?? [], strategy, ...(overlays ? { overlays } : {}), ...(values.critical ? { critical: true } : {}) });
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
   const { dir, fleet } = await findFleet(values.fleet);
-  const workspace = join(dir, WORKSPACES_DIR, workspaceName(task.id));
-  mkdirSync(workspace, { recursive: true });
-  const scope = fleet.scopes.find((s) => s.name === values.scope);
-  if (!scope) throw new CliError(`the fleet has no scope "${values.scope}"`, EXIT.usage, `scopes: ${fleet.scopes.map((s) => s.name).join(", ")}`);
-  writeFileSync(join(workspace, "HANDOFF.md"), renderHandoff(task, { name: scope.name, root: fleet.root, paths: scope.paths }, "manager", [], Date.now() + 120_000));
-  const result = (await askManager(fleet, "delegate", { scope: values.scope, task }, logger)) as { response: TaskResponse; verdict: Verdict; agent: string; failovers: unknown[] };
-  writeFileSync(join(workspace, "OUTPUT.md"), outputMarkdown(result.response, result.verdict, result.agent));
-  if (values.json) printJson({ ...result, workspace });
+  const result = await delegateTask(dir, fleet, values.scope, task, (args) => askManager(fleet, "delegate", args, logger)).catch((error: unknown) => {
+    if (error instanceof UnknownScopeError) throw new CliError(error.message, EXIT.usage, `scopes: ${error.known.join(", ")}`);
+    throw error;
+  });
+  const { workspace } = result;
+  if (values.json) printJson(result);
   else process.stdout.write(`${task.id} → ${result.agent}: ${result.response.status}, verdict ${result.verdict.status}${result.verdict.code ? ` (${result.verdict.code})` : ""}\n${result.response.result}\nworkspace: ${workspace}\n`);
   return result.verdict.status === "rejected" ? EXIT.failed : EXIT.ok;
 }
