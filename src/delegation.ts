@@ -80,16 +80,23 @@ export class UnknownScopeError extends Error {
   }
 }
 
+/** The scopes a fleet serves now: its launched scopes and those of workers that joined it later, as the manager's agent list shows them. */
+export function liveScopes(fleet: FleetManifest, agents: readonly { scope: string; scope_paths: readonly string[] }[]): { name: string; paths: readonly string[] }[] {
+  const out = new Map<string, readonly string[]>(fleet.scopes.map((s) => [s.name, s.paths]));
+  for (const agent of agents) if (!out.has(agent.scope)) out.set(agent.scope, agent.scope_paths);
+  return [...out].map(([name, paths]) => ({ name, paths }));
+}
+
 /**
  * Writes the task's workspace, sends it through the manager (`send` is one manager request) and writes
- * OUTPUT.md from the answer.
+ * OUTPUT.md from the answer. `scopes` are the scopes the fleet serves (liveScopes).
  */
-export async function delegateTask(fleetDir: string, fleet: FleetManifest, scopeName: string, task: DelegatedTask, send: (args: unknown) => Promise<unknown>): Promise<DelegationOutcome> {
-  const scope = fleet.scopes.find((s) => s.name === scopeName);
-  if (!scope) throw new UnknownScopeError(scopeName, fleet.scopes.map((s) => s.name));
+export async function delegateTask(fleetDir: string, fleet: FleetManifest, scopes: readonly { name: string; paths: readonly string[] }[], scopeName: string, task: DelegatedTask, send: (args: unknown) => Promise<unknown>): Promise<DelegationOutcome> {
+  const scope = scopes.find((s) => s.name === scopeName);
+  if (!scope) throw new UnknownScopeError(scopeName, scopes.map((s) => s.name));
   const workspace = join(fleetDir, WORKSPACES_DIR, workspaceName(task.id));
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(workspace, "HANDOFF.md"), renderHandoff(task, { name: scope.name, root: fleet.root, paths: scope.paths }, "manager", [], Date.now() + DELEGATE_DEADLINE_MS));
+  writeFileSync(join(workspace, "HANDOFF.md"), renderHandoff(task, { name: scope.name, root: fleet.root, paths: [...scope.paths] }, "manager", [], Date.now() + DELEGATE_DEADLINE_MS));
   const result = (await send({ scope: scopeName, task })) as Omit<DelegationOutcome, "workspace">;
   writeFileSync(join(workspace, "OUTPUT.md"), outputMarkdown(result.response, result.verdict, result.agent));
   return { ...result, workspace };

@@ -15,7 +15,7 @@ import { recheckCitations } from "../../agents/manager/recheck.js";
 import { GROUNDING_STRATEGIES, OVERLAY_IDS } from "../../agents/protocol/index.js";
 import { parseGraphJson, renderGraph } from "../../topology/index.js";
 import { CliError } from "../cli/exit-codes.js";
-import { buildTask, delegateTask, UnknownScopeError } from "../delegation.js";
+import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../delegation.js";
 import { formatResult } from "../multi-hop-report.js";
 import type { FleetLink } from "./fleet-link.js";
 
@@ -248,7 +248,8 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
         const { dir, fleet } = await link.fleet();
         const delegated = buildTask({ task, ...(criteria ? { criteria } : {}), ...(strategy ? { strategy } : {}), ...(overlays ? { overlays } : {}), ...(critical ? { critical } : {}) });
         await progress(context, 0, 1, `delegating ${delegated.id} to ${scope}`);
-        const outcome = await delegateTask(dir, fleet, scope, delegated, (args) => link.request("delegate", args, { signal: context.signal }));
+        const agents = (await link.request("agents", {})) as AgentInfo[];
+        const outcome = await delegateTask(dir, fleet, liveScopes(fleet, agents), scope, delegated, (args) => link.request("delegate", args, { signal: context.signal }));
         await progress(context, 1, 1, `${outcome.response.status}, verdict ${outcome.verdict.status}`);
         const { response, verdict } = outcome;
         const structured = {

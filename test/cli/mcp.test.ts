@@ -3,7 +3,7 @@
 // lists the tools, asks, delegates, replays, reads the resources, and gets tool errors with our codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -46,7 +46,38 @@ afterAll(async () => {
   await run(process.execPath, [MESH_BIN, "down", C_KERNEL_DIR], { env, timeout: 60_000 }).catch(() => undefined);
   rmSync(home, { recursive: true, force: true });
   rmSync(emptyHome, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
+
+const scratch = mkdtempSync(join(tmpdir(), "mesh-mcp-scratch-"));
+const INSPECTOR_BIN = join(process.cwd(), "node_modules", ".bin", "mcp-inspector");
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+
+/** A worker of one more scope whose tasks run a slow agent command that records its pid. */
+async function slowWorker(pidFile: string): Promise<ChildProcess> {
+  const script = join(scratch, "slow-agent.sh");
+  writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 60\n`);
+  chmodSync(script, 0o755);
+  const fleetDir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+  const args = ["worker", "--scope", "slow", "--root", C_KERNEL_DIR, "--scope-path", "mm/", "--registry", join(fleetDir, "registry"), "--dial", "manager", "--exec", script, "--workspace", scratch, "--cache", join(scratch, "cache"), "--log-level", "warn"];
+  const child = spawn(process.execPath, [MESH_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.includes('"ready"')) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the slow worker exited (${code})`)));
+  });
+  return child;
+}
 
 describe("mesh mcp over stdio", () => {
   it("lists its tools, each with an input and an output schema", async () => {
@@ -137,6 +168,38 @@ describe("mesh mcp over stdio", () => {
   });
 });
 
+describe("cancellation", () => {
+  it("cancels a delegated task on its worker when the client cancels the call: the agent process is stopped", async () => {
+    const pidFile = join(scratch, "agent.pid");
+    await slowWorker(pidFile);
+    await expect.poll(async () => ((await client.callTool({ name: "list_agents", arguments: {} })) as CallToolResult).structuredContent?.["agents"], { timeout: 20_000 }).toContainEqual(expect.objectContaining({ scope: "slow", state: "alive" }));
+    const controller = new AbortController();
+    const call = client.callTool({ name: "delegate", arguments: { scope: "slow", task: "Explain the slab allocator" } }, undefined, { signal: controller.signal });
+    let settled: unknown = "pending";
+    call.then((r) => (settled = r), (e: unknown) => (settled = String(e)));
+    await expect.poll(() => (existsSync(pidFile) ? "started" : JSON.stringify(settled)), { timeout: 20_000 }).toBe("started");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    // The CANCEL went client → server → manager → worker, which stopped the agent's process group.
+    await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    // The server keeps serving.
+    expect(((await client.callTool({ name: "list_agents", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+  });
+});
+
+describe("a client written by others: the MCP Inspector's CLI", () => {
+  it.skipIf(!existsSync(INSPECTOR_BIN))("lists the tools and calls ask", async () => {
+    const inspect = (...args: string[]) => run(INSPECTOR_BIN, ["--cli", "-e", `MESH_HOME=${home}`, process.execPath, MESH_BIN, "mcp", ...args], { env, timeout: 120_000 });
+    const listed = JSON.parse((await inspect("--method", "tools/list")).stdout) as { tools: { name: string }[] };
+    expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["ask", "ask_scope", "delegate", "list_agents", "topology", "trace"]));
+    const asked = JSON.parse((await inspect("--method", "tools/call", "--tool-name", "ask", "--tool-arg", "question=Who calls kmalloc?")).stdout) as CallToolResult;
+    expect(asked.isError).toBeFalsy();
+    expect((asked.structuredContent as { chain: { symbol: string }[] }).chain[0]?.symbol).toBe("kmalloc");
+  });
+});
+
 describe("mesh mcp over Streamable HTTP", () => {
   it("listens on loopback, refuses a request without the fleet's bearer token, and serves a client that has it", async () => {
     const child = spawn(process.execPath, [MESH_BIN, "mcp", "--http", "127.0.0.1:0"], { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -162,6 +225,6 @@ describe("mesh mcp over Streamable HTTP", () => {
     clients.push(http);
     await http.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     const agents = (await http.callTool({ name: "list_agents", arguments: {} })) as CallToolResult;
-    expect((agents.structuredContent as { agents: unknown[] }).agents).toHaveLength(4);
+    expect((agents.structuredContent as { agents: { scope: string }[] }).agents.map((a) => a.scope)).toEqual(expect.arrayContaining(["drivers", "kernel", "mm", "net"]));
   });
 });

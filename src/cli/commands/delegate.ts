@@ -1,6 +1,7 @@
 // `mesh delegate`: a DelegatedTask through the fleet's manager, with its CDP workspace and manifest line.
 import { GROUNDING_STRATEGIES, type GroundingStrategy } from "../../../agents/protocol/index.js";
-import { buildTask, delegateTask, UnknownScopeError } from "../../delegation.js";
+import type { AgentInfo } from "../../../agents/manager/agents-directory.js";
+import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../../delegation.js";
 import { askManager, findFleet } from "../../fleet/find-fleet.js";
 import { createLogger } from "../../logging.js";
 import { logLevelOf, parse, printJson } from "../args.js";
@@ -39,7 +40,8 @@ export async function run(argv: string[]): Promise<number> {
   const task = buildTask({ task: values.task, criteria: values.criteria ?? [], strategy, ...(overlays ? { overlays } : {}), ...(values.critical ? { critical: true } : {}) });
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
   const { dir, fleet } = await findFleet(values.fleet);
-  const result = await delegateTask(dir, fleet, values.scope, task, (args) => askManager(fleet, "delegate", args, logger)).catch((error: unknown) => {
+  const agents = (await askManager(fleet, "agents", {}, logger)) as AgentInfo[];
+  const result = await delegateTask(dir, fleet, liveScopes(fleet, agents), values.scope, task, (args) => askManager(fleet, "delegate", args, logger)).catch((error: unknown) => {
     if (error instanceof UnknownScopeError) throw new CliError(error.message, EXIT.usage, `scopes: ${error.known.join(", ")}`);
     throw error;
   });
