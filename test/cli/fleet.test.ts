@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
-import { MESH_BIN } from "../helpers/processes.js";
+import { MESH_BIN, processAlive } from "../helpers/processes.js";
 import { MeshClient } from "../../bus/index.js";
 
 const run = promisify(execFile);
@@ -32,14 +32,7 @@ function fleetFile(): Fleet {
   const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
   return JSON.parse(readFileSync(join(dir, "fleet.json"), "utf8")) as Fleet;
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 let pids: number[] = [];
 beforeAll(async () => {

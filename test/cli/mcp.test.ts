@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { citationHash } from "../../agents/protocol/index.js";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
-import { MESH_BIN } from "../helpers/processes.js";
+import { MESH_BIN, processAlive } from "../helpers/processes.js";
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), "mesh-home-mcp-"));
@@ -52,14 +52,7 @@ afterAll(async () => {
 const scratch = mkdtempSync(join(tmpdir(), "mesh-mcp-scratch-"));
 const INSPECTOR_BIN = join(process.cwd(), "node_modules", ".bin", "mcp-inspector");
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 /** A worker of one more scope whose tasks run a slow agent command that records its pid. */
 async function slowWorker(pidFile: string): Promise<ChildProcess> {

@@ -1,10 +1,21 @@
 // Real OS processes for integration tests: `mesh node` children whose ready line is awaited and
 // which are always killed in teardown.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 export const MESH_BIN = fileURLToPath(new URL("../../bin/mesh.js", import.meta.url));
+/** A process that exists and is not a zombie (a killed child its parent has not reaped yet). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+}
+
 /** Liveness fast enough for tests, passed as flags to child nodes. */
 export const FAST_FLAGS = ["--heartbeat-ms", "150", "--suspect-ms", "500", "--expire-ms", "1500"];
 
