@@ -3,13 +3,10 @@
 // topology (Mermaid), the agent list, and an audit record by id. Errors are tool errors that carry our code
 // and say what to do; long calls report progress and honour cancellation (a cancelled delegate sends
 // CANCEL on the bus, and the manager cancels the task on its worker).
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AgentInfo } from "../../agents/manager/agents-directory.js";
-import { AuditLog } from "../../agents/manager/audit-log.js";
 import type { MultiHopResult } from "../../agents/manager/answer/result.js";
 import { recheckCitations } from "../../agents/manager/recheck.js";
 import { GROUNDING_STRATEGIES, OVERLAY_IDS } from "../../agents/protocol/index.js";
@@ -132,10 +129,10 @@ function agentsText(agents: readonly AgentInfo[]): string {
   return agents.map((a) => `${a.scope}  ${a.id}  ${a.state}  load ${a.load}  index ${a.index_revision}`).join("\n") || "(no workers)";
 }
 
+/** An answer's audit record, from the manager (which writes it behind the answer and flushes before it looks). */
 async function findRecord(link: FleetLink, id: string): Promise<{ record: MultiHopResult; root: string }> {
-  const { dir, fleet } = await link.fleet();
-  const audit = join(dir, "audit");
-  const record = existsSync(audit) ? await new AuditLog(audit).find(id) : null;
+  const { fleet } = await link.fleet();
+  const record = (await link.request("trace", { id })) as Record<string, unknown> | null;
   if (!record) throw Object.assign(new Error(`no answer "${id}" in the audit log of the fleet for ${fleet.root}`), { code: "not_found", hint: "ids are returned by ask and ask_scope" });
   return { record: record as unknown as MultiHopResult, root: fleet.root };
 }

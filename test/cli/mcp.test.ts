@@ -107,8 +107,8 @@ describe("mesh mcp over stdio", () => {
       expect(citationHash(lines.slice(step.line_start - 1, step.line_end).join("\n")), step.symbol).toBe(step.sha256);
     }
     expect(text(result)).toMatch(/e1000_setup_ring/);
+    // The first progress notification precedes the answer; the last may cross it on the way.
     expect(progress[0]).toBe("asking the fleet");
-    expect(progress.at(-1)).toBe("answered: chain");
 
     const traced = (await client.callTool({ name: "trace", arguments: { id: answer.id, verify: true } })) as CallToolResult;
     const recheck = (traced.structuredContent as { recheck: { matching: number; checked: number } }).recheck;
