@@ -13,8 +13,9 @@ const processSchema = z.object({ id: z.string(), pid: z.number().int(), endpoint
 export const fleetSchema = z.object({
   root: z.string(),
   started_at: z.string(),
-  scopes: z.array(z.object({ name: z.string(), paths: z.array(z.string()) })),
-  workers: z.array(processSchema.extend({ scope: z.string(), index_revision: z.string() })),
+  /** `exec`: the agent command the scope's workers run tasks with (`mesh up --exec`, or the scopes file's per-scope `exec`). */
+  scopes: z.array(z.object({ name: z.string(), paths: z.array(z.string()), exec: z.string().optional() })),
+  workers: z.array(processSchema.extend({ scope: z.string(), index_revision: z.string(), exec: z.string().optional() })),
   manager: processSchema.nullable(),
 });
 export type FleetManifest = z.infer<typeof fleetSchema>;

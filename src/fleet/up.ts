@@ -25,6 +25,8 @@ export interface UpOptions {
   scopesFile?: string | undefined;
   replicas: number;
   targetLines?: number | undefined;
+  /** The agent command every scope's workers run tasks with, unless the scopes file gives a scope its own. */
+  exec?: string | undefined;
   logger: Logger;
   quiet?: boolean;
 }
@@ -44,7 +46,10 @@ async function scopesFor(root: string, file: string | undefined, targetLines: nu
     try {
       const parsed = JSON.parse(readFileSync(path, "utf8")) as { scopes?: ScopeSpec[] };
       if (!Array.isArray(parsed.scopes) || parsed.scopes.length === 0) throw new Error("it lists no scopes");
-      return parsed.scopes.map((s) => ({ name: String(s.name), paths: s.paths.map(String) }));
+      return parsed.scopes.map((s) => {
+        if (s.exec !== undefined && (typeof s.exec !== "string" || s.exec.trim() === "")) throw new Error(`scope ${String(s.name)}: "exec" must be a command line`);
+        return { name: String(s.name), paths: s.paths.map(String), ...(s.exec ? { exec: s.exec } : {}) };
+      });
     } catch (error) {
       throw new CliError(`cannot use the scopes file ${path}: ${(error as Error).message}`, EXIT.dataError, "print a fresh proposal with `mesh scopes ROOT > scopes.json`");
     }
@@ -75,7 +80,8 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const root = await realRoot(options.root).catch((error: Error) => {
     throw new CliError(`cannot use ${options.root} as a code root: ${error.message}`, EXIT.dataError);
   });
-  const scopes = await scopesFor(root, options.scopesFile, options.targetLines);
+  // A scope's own exec (scopes file) wins over --exec for the whole fleet.
+  const scopes = (await scopesFor(root, options.scopesFile, options.targetLines)).map((s) => (s.exec || !options.exec ? s : { ...s, exec: options.exec }));
   const paths = fleetPaths(fleetDirFor(root));
   const previous = readFleet(paths.dir);
   const revisions = new Map<string, string>();
@@ -115,7 +121,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
       for (let r = 1; r <= options.replicas; r++) {
         const id = `${scope.name}-${r}`;
         const old = previous?.workers.find((w) => w.id === id);
-        if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name)) {
+        if (old && pidAlive(old.pid) && old.index_revision === revisions.get(scope.name) && old.exec === scope.exec) {
           workers.push(old);
           reused.push(id);
           continue;
@@ -126,9 +132,9 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
     }
   }
   const pool = await runPool(workersToStart(), policy.booting, async ({ id, scope }) => {
-    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info"];
+    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info", ...(scope.exec ? ["--exec", scope.exec] : [])];
     const launched = await launch(id, args, paths.logs);
-    return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "" };
+    return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "", ...(scope.exec ? { exec: scope.exec } : {}) };
   });
   workers.push(...pool.done);
   started.push(...pool.done.map((w) => w.id));

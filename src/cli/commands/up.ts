@@ -5,7 +5,7 @@ import { DEFAULT_TARGET_LINES, MIN_AUTO_TARGET_LINES } from "../../fleet/decompo
 import { logLevelOf, optionalPositiveInt, parse, positiveInt, printJson } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 
-export const HELP = `Usage: mesh up [ROOT] [--scopes FILE] [--replicas N] [--target-lines N] [--json]
+export const HELP = `Usage: mesh up [ROOT] [--scopes FILE] [--replicas N] [--target-lines N] [--exec CMD] [--json]
 
 Launch a fleet over the code base at ROOT (default: the current directory): split it into scopes (from
 --scopes FILE, from ROOT/mesh-scopes.json, or automatically as \`mesh scopes\` proposes: packages kept
@@ -14,16 +14,22 @@ re-parsed), start one worker process per scope (× --replicas) and a manager, de
 every worker is routable. Run it again to restart only what died or whose index changed. Logs, audit
 records and the fleet manifest live under $MESH_HOME (default ~/.local/state/lattice-mesh).
 
+With --exec, every worker runs its tasks with that agent command on a CDP workspace (HANDOFF.md in,
+OUTPUT.md out; docs/EXECUTORS.md has recipes) instead of the built-in extractive executor; a scope of the
+scopes file may name its own ("exec": "…"). Changing a scope's command restarts its workers.
+
 Options:
-  --scopes FILE        a scopes file ({"scopes":[{"name","paths":[…]}]}; see \`mesh scopes\`)
+  --scopes FILE        a scopes file ({"scopes":[{"name","paths":[…],"exec"?}]}; see \`mesh scopes\`)
   --replicas N         workers per scope (default 1)
   --target-lines N     largest scope of the automatic split (default: an eighth of the code,
                        ${MIN_AUTO_TARGET_LINES}–${DEFAULT_TARGET_LINES} lines)
+  --exec CMD           run every worker's tasks with this agent command (split on spaces; the
+                       workspace path is appended)
   --json               print the fleet manifest as JSON
   --log-level LEVEL    (default warn)
   -h, --help           show this help`;
 
-const OPTIONS = { scopes: { type: "string" }, replicas: { type: "string" }, "target-lines": { type: "string" } } as const;
+const OPTIONS = { scopes: { type: "string" }, replicas: { type: "string" }, "target-lines": { type: "string" }, exec: { type: "string" } } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS, true);
@@ -37,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
     scopesFile: values.scopes,
     replicas: positiveInt("replicas", values.replicas, 1),
     targetLines: optionalPositiveInt("target-lines", values["target-lines"]),
+    exec: values.exec,
     logger,
     quiet: values.json === true,
   });
