@@ -165,6 +165,27 @@ export class Manager {
     return (await this.options.node.request(other.id, "verify", { citations }, { timeoutMs: BEST_SCOPE_TIMEOUT_MS })) as boolean[];
   }
 
+  /**
+   * A plan step that never ran (blocked by a failed dependency, or cancelled) still gets its MANIFEST.jsonl
+   * line (seed 001): status blocked, the reason as the follow-up, the step it waited on as a linked task.
+   */
+  async recordSkippedStep(step: { id: string; scope: string; title: string; reason: string; linked_tasks: string[] }): Promise<void> {
+    const file = await this.audit.writeOutputFile(step.id, { skipped: step });
+    await this.audit.appendManifest({
+      id: step.id,
+      file,
+      title: step.title.slice(0, 120),
+      date: new Date().toISOString().slice(0, 10),
+      status: "blocked",
+      agent_type: `worker:${step.scope}`,
+      topics: [step.scope],
+      key_findings: [],
+      actionable: false,
+      needs_followup: [step.reason.slice(0, 900)],
+      linked_tasks: step.linked_tasks,
+    });
+  }
+
   private async recordManifest(task: DelegatedTask, result: DelegationResult): Promise<void> {
     const { response, agent, verdict } = result;
     const status = verdict.status === "rejected" && response.status === "completed" ? "blocked" : manifestStatusFor(response.status);

@@ -14,6 +14,13 @@ const askArgs = z.object({
   max_hops: z.number().int().min(1).max(32).optional(),
   mode: z.enum(["planned", "traced"]).optional(),
 });
+const skippedStepArgs = z.object({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/),
+  scope: z.string().min(1).max(64),
+  title: z.string().min(1).max(1_000),
+  reason: z.string().min(1).max(2_000),
+  linked_tasks: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/)).max(100),
+});
 const delegateArgs = z.object({ scope: z.string().min(1).max(64), task: z.unknown(), timeout_ms: z.number().int().positive().optional() });
 
 function invalid(message: string): Error {
@@ -42,6 +49,12 @@ export function serveManager(node: MeshNode, manager: Manager): void {
     const task = parseDelegatedTask(parsed.data.task);
     const result = await manager.delegate(task, { scope: parsed.data.scope, signal: context.signal, ...(parsed.data.timeout_ms ? { timeoutMs: parsed.data.timeout_ms } : {}) });
     return { response: result.response, verdict: result.verdict, agent: result.agent.id, failovers: result.failovers, reassigned_from: result.reassigned_from ?? null };
+  });
+  node.handle("skipped_step", async (args) => {
+    const parsed = skippedStepArgs.safeParse(args);
+    if (!parsed.success) throw invalid(`invalid skipped_step: ${parsed.error.issues[0]?.message ?? "?"}`);
+    await manager.recordSkippedStep(parsed.data);
+    return { recorded: parsed.data.id };
   });
   node.handle("trace", async (args) => manager.audit.find(String((args as { id?: unknown })?.id ?? "")));
   node.handle("metrics", () => manager.metrics.snapshot());

@@ -47,6 +47,19 @@ export const GroundingSchema = z
     }
   });
 
+/** The CDP v2 execution strategies a plan's steps run under (seed 000, "Execution Strategies"). */
+export const EXECUTION_MODES = ["parallel", "sequential", "pipeline", "fan-out-fan-in"] as const;
+export const MODEL_HINTS = ["haiku", "sonnet", "opus"] as const;
+
+/** How the task's plan runs, as HANDOFF.md's "Execution Strategy" section states it; advisory for the agent. */
+export const ExecutionSchema = z.strictObject({
+  mode: z.enum(EXECUTION_MODES),
+  complexity: z.number().min(0).max(1),
+  model_hint: z.enum(MODEL_HINTS),
+  /** The mode was chosen by the complexity and dependency count, not named by the plan. */
+  auto_calculated: z.boolean(),
+});
+
 export const DelegatedTaskSchema = z
   .strictObject({
     id: idField,
@@ -60,6 +73,8 @@ export const DelegatedTaskSchema = z
     delegation_depth: z.number().int().min(0).max(MAX_DELEGATION_DEPTH).optional(),
     /** Ids of the agents that delegated this task, origin first, receiver excluded. */
     delegation_chain: uniqueListField(idField, MAX_DELEGATION_DEPTH).optional(),
+    /** The task is a step of a delegation plan: how the plan runs. */
+    execution: ExecutionSchema.optional(),
   })
   .superRefine((task, ctx) => {
     const depth = task.delegation_depth ?? 0;
@@ -75,6 +90,9 @@ export const DelegatedTaskSchema = z
 export type AnalysisHint = z.output<typeof AnalysisHintSchema>;
 export type Grounding = z.output<typeof GroundingSchema>;
 export type DelegatedTask = z.output<typeof DelegatedTaskSchema>;
+export type Execution = z.output<typeof ExecutionSchema>;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+export type ModelHint = (typeof MODEL_HINTS)[number];
 
 /** Validates a received task (after msgpack or JSON decoding); throws ProtocolSchemaError. */
 export function parseDelegatedTask(value: unknown): DelegatedTask {

@@ -1,5 +1,5 @@
 // `mesh mcp`: the running fleet as an MCP server, for coding agents. Tools (each with an input and an output
-// schema, and a text rendering): list_agents, topology, ask, ask_scope, delegate, trace. Resources: the
+// schema, and a text rendering): list_agents, topology, ask, ask_scope, delegate, delegate_plan, trace. Resources: the
 // topology (Mermaid), the agent list, and an audit record by id. Errors are tool errors that carry our code
 // and say what to do; long calls report progress and honour cancellation (a cancelled delegate sends
 // CANCEL on the bus, and the manager cancels the task on its worker).
@@ -13,8 +13,10 @@ import { GROUNDING_STRATEGIES, OVERLAY_IDS } from "../../agents/protocol/index.j
 import { parseGraphJson, renderGraph } from "../../topology/index.js";
 import { CliError } from "../cli/exit-codes.js";
 import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../delegation.js";
+import { delegatePlan } from "../plans/index.js";
+import { PlanSchema } from "../plans/plan.js";
 import { formatResult } from "../multi-hop-report.js";
-import type { FleetLink } from "./fleet-link.js";
+import type { FleetLink } from "../fleet/fleet-link.js";
 
 export const SERVER_NAME = "lattice-mesh";
 
@@ -49,6 +51,11 @@ function hintFor(code: string): string | undefined {
       return "the topology has no route between those scopes; call topology, or drop `to`";
     case "timeout":
       return "the fleet did not answer in time; it may be busy or still indexing — call list_agents";
+    case "invalid_plan":
+    case "duplicate_id":
+    case "unknown_dependency":
+    case "dependency_cycle":
+      return "nothing ran; fix the plan and call delegate_plan again";
     case "cancelled":
       return "the call was cancelled; the task was cancelled on its worker";
     default:
@@ -261,6 +268,50 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
         };
         const text = `${delegated.id} → ${outcome.agent}: ${response.status}, verdict ${verdict.status}${verdict.code ? ` (${verdict.code})` : ""}\n${response.result}\nworkspace: ${outcome.workspace}`;
         return { content: [{ type: "text", text }], structuredContent: structured, ...(verdict.status === "rejected" ? { isError: true } : {}) };
+      }),
+  );
+
+  const stepShape = z.object({
+    id: z.string(),
+    scope: z.string(),
+    task_id: z.string(),
+    status: z.enum(["waiting", "running", "completed", "failed", "blocked", "cancelled"]),
+    agent: z.string().nullable(),
+    verdict: z.object({ status: z.string(), code: z.string().optional(), reasons: z.array(z.string()), warnings: z.array(z.string()) }).nullable(),
+    key_findings: z.array(z.string()),
+    citations: z.array(citationShape),
+    workspace: z.string().nullable(),
+    reason: z.string().nullable(),
+    handed: z.array(z.string()).describe("the steps whose key findings this step was handed"),
+  });
+  server.registerTool(
+    "delegate_plan",
+    {
+      title: "Run a delegation plan",
+      description:
+        "Several tasks for the fleet's scopes, some depending on others, run as one plan: checked whole first (unknown scopes, dependency cycles: nothing runs), then parallel, sequential, pipeline or fan-out-fan-in as its complexity and dependency count choose (or as it names). Each step gets only the key findings of the steps it follows; a failed step blocks its dependents. Progress per step; cancelling cancels the running steps on their workers.",
+      inputSchema: PlanSchema.shape,
+      outputSchema: {
+        id: z.string(),
+        status: z.enum(["completed", "partial", "blocked"]),
+        strategy: z.object({ mode: z.string(), complexity: z.number(), model_hint: z.string(), auto_calculated: z.boolean(), reason: z.string() }),
+        steps: z.array(stepShape),
+        aggregate: z.object({ summary: z.string(), citations: z.array(citationShape) }).nullable(),
+      },
+    },
+    async (plan, extra) =>
+      guarded(async () => {
+        const context = extra as unknown as CallContext;
+        const { dir, fleet } = await link.fleet();
+        const agents = (await link.request("agents", {})) as AgentInfo[];
+        const total = plan.tasks.length;
+        const result = await delegatePlan({ dir, fleet, scopes: liveScopes(fleet, agents), request: (op, args, signal) => link.request(op, args, signal ? { signal } : {}) }, plan, {
+          signal: context.signal,
+          onProgress: (counts, event) => void progress(context, counts.completed + counts.failed + counts.blocked + counts.cancelled, total, event),
+        });
+        const lines = [`plan ${result.id}: ${result.status} — ${result.strategy.mode} (${result.strategy.reason})`, ...result.steps.map((s) => `${s.id} [${s.scope}] ${s.status}${s.reason ? ` — ${s.reason}` : ""}`)];
+        if (result.aggregate) lines.push(`fan-in:\n${result.aggregate.summary}`);
+        return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: result as unknown as Record<string, unknown>, ...(result.status === "completed" ? {} : { isError: result.status === "blocked" }) };
       }),
   );
 

@@ -75,7 +75,7 @@ async function slowWorker(pidFile: string): Promise<ChildProcess> {
 describe("mesh mcp over stdio", () => {
   it("lists its tools, each with an input and an output schema", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["ask", "ask_scope", "delegate", "list_agents", "topology", "trace"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["ask", "ask_scope", "delegate", "delegate_plan", "list_agents", "topology", "trace"]);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");

@@ -43,6 +43,15 @@ function parseOptions(input: ExecExecutorOptions): ExecOptions {
   return Object.freeze({ ...parsed.data, command: Object.freeze([command, ...args]) as string[], workspaceRoot: resolve(parsed.data.workspaceRoot) });
 }
 
+/** `{model}` in the command line becomes the task's model hint (`--model {model}` → `--model opus`). */
+export const MODEL_PLACEHOLDER = "{model}";
+/** The hint of a task that is no plan step: seed 000's medium. */
+export const DEFAULT_MODEL_HINT = "sonnet";
+
+function modelHintOf(task: ExecutorInput["task"]): string {
+  return task.execution?.model_hint ?? DEFAULT_MODEL_HINT;
+}
+
 function commandEnv(options: ExecOptions, input: ExecutorInput, workspace: string, plan: StopPlan): NodeJS.ProcessEnv {
   return {
     ...(options.env ?? process.env),
@@ -51,6 +60,9 @@ function commandEnv(options: ExecOptions, input: ExecutorInput, workspace: strin
     MESH_SCOPE: input.scope.name,
     MESH_SCOPE_ROOT: input.scope.root,
     MESH_DEADLINE: String(plan.termAt),
+    // A step of a delegation plan says which model it suits (seed 000); advisory for the agent.
+    MESH_MODEL_HINT: modelHintOf(input.task),
+    ...(input.task.execution ? { MESH_EXECUTION_MODE: input.task.execution.mode } : {}),
   };
 }
 
@@ -84,7 +96,7 @@ async function runInWorkspace(options: ExecOptions, input: ExecutorInput, worksp
   if (!(await stat(input.scope.root).catch(() => undefined))?.isDirectory()) throw new Error(`the scope root ${input.scope.root} is not a directory`);
   await workspace.write(HANDOFF_FILE, renderHandoff(input.task, input.scope, input.workerId, input.evidence, plan.termAt));
   await workspace.write(WORK_FILE, "");
-  const argv = [...options.command, workspace.dir];
+  const argv = [...options.command.map((arg) => arg.replaceAll(MODEL_PLACEHOLDER, modelHintOf(input.task))), workspace.dir];
   const env = commandEnv(options, input, workspace.dir, plan);
   const outcome = await runCommand({ argv, cwd: input.scope.root, env, termAt: plan.termAt, killGraceMs: plan.killGraceMs, signal: input.signal });
   await workspace.write(EXEC_LOG_FILE, execLog(argv, outcome, Date.now() - started)).catch((error: unknown) => input.logger.warn({ err: error }, "could not write exec.log"));

@@ -8,6 +8,7 @@ import {
   STRATEGY_DESCRIPTIONS,
   type Citation,
   type DelegatedTask,
+  type Execution,
   type Grounding,
 } from "../../protocol/index.js";
 import type { ScopeInfo } from "../executor.js";
@@ -41,6 +42,11 @@ function groundingSection(grounding: Grounding | undefined): string {
   if (grounding?.algebra_expression) lines.push(`- Algebra expression: ${grounding.algebra_expression}`);
   for (const hint of grounding?.analysis_hints ?? []) lines.push(`- Analysis hint: ${hint.type} on ${JSON.stringify(hint.target)}`);
   return lines.join("\n");
+}
+
+/** Seed 000's "Execution Strategy" section: how the plan this task belongs to runs. */
+function executionSection(execution: Execution): string {
+  return [`- **Mode**: ${execution.mode}`, `- **Complexity**: ${execution.complexity.toFixed(2)}`, `- **Model Hint**: ${execution.model_hint}`, `- **Auto-calculated**: ${execution.auto_calculated}`].join("\n");
 }
 
 function evidenceSection(evidence: readonly Citation[], workerId: string): string {
@@ -91,7 +97,7 @@ ${task.context ?? "(none)"}
 
 ## Grounding
 ${groundingSection(task.grounding)}
-
+${task.execution ? `\n## Execution Strategy\n${executionSection(task.execution)}\n` : ""}
 ## Evidence from the PGC
 ${evidenceSection(evidence, workerId)}
 

@@ -7,7 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { createLogger } from "../../logging.js";
-import { FleetLink } from "../../mcp/fleet-link.js";
+import { FleetLink } from "../../fleet/fleet-link.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { logLevelOf, parse } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
@@ -16,7 +16,7 @@ export const HELP = `Usage: mesh mcp [--fleet ROOT] [--http HOST:PORT]
 
 Serve the running fleet (the only one, or the one of --fleet ROOT) to MCP clients such as coding agents.
 By default over stdio: the client starts \`mesh mcp\` itself. Tools: list_agents, topology, ask, ask_scope,
-delegate, trace; resources: mesh://topology, mesh://agents, mesh://audit/{id}. The fleet is looked up
+delegate, delegate_plan, trace; resources: mesh://topology, mesh://agents, mesh://audit/{id}. The fleet is looked up
 again on every call, so the server may start before the fleet or outlive a restart.
 
 With --http the server listens for the Streamable HTTP transport on HOST:PORT (loopback unless you say

@@ -1,10 +1,10 @@
-// How the MCP server reaches a fleet: the one named with --fleet ROOT, or the only one running, found again
-// on every call (a fleet started, restarted or stopped while the server runs is seen at the next call), with
-// one bus client per manager endpoint, kept while the endpoint stays the same.
+// How a long-lived client (the MCP server, a running plan) reaches a fleet: the one named with --fleet
+// ROOT, or the only one running, found again on every call (a fleet started, restarted or stopped
+// meanwhile is seen at the next call), with one bus client per manager endpoint while it stays the same.
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
-import { findFleet } from "../fleet/find-fleet.js";
-import type { FleetManifest } from "../fleet/fleet-dir.js";
+import { findFleet } from "./find-fleet.js";
+import type { FleetManifest } from "./fleet-dir.js";
 
 export const MCP_REQUEST_TIMEOUT_MS = 120_000;
 
