@@ -56,6 +56,8 @@ function hintFor(code: string): string | undefined {
     case "unknown_dependency":
     case "dependency_cycle":
       return "nothing ran; fix the plan and call delegate_plan again";
+    case "DELEGATION_DEPTH_EXCEEDED":
+      return "nothing ran; at that depth, do the work inline (seed 004)";
     case "cancelled":
       return "the call was cancelled; the task was cancelled on its worker";
     default:

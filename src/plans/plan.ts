@@ -2,7 +2,7 @@
 // scopes, some depending on others. Validated whole before anything runs; its complexity and dependency
 // count choose how it runs, unless the plan names a strategy (docs/PLANS.md).
 import { z } from "zod";
-import { EXECUTION_MODES, GROUNDING_STRATEGIES, MODEL_HINTS, type Execution, type ExecutionMode, type ModelHint } from "../../agents/protocol/index.js";
+import { EXECUTION_MODES, GROUNDING_STRATEGIES, MAX_DELEGATION_DEPTH, MODEL_HINTS, type Execution, type ExecutionMode, type ModelHint } from "../../agents/protocol/index.js";
 
 /** Tasks in one plan at most: a plan is a unit of work a person reads, not a batch queue. */
 export const MAX_PLAN_TASKS = 100;
@@ -19,9 +19,19 @@ const PlanTaskSchema = z.strictObject({
   model_hint: z.enum(MODEL_HINTS).optional(),
 });
 
+const AGENT_ID = z.string().regex(/^[^\s\p{Cc}]{1,128}$/u, "an agent id has no whitespace or control characters");
+
 export const PlanSchema = z.strictObject({
   /** How the plan runs; chosen from its complexity and dependency count when absent. */
   strategy: z.enum(EXECUTION_MODES).optional(),
+  /**
+   * Seed 004: the submitting agent's own place in a delegation chain, when an agent (not a person)
+   * submits the plan: its depth, the agents above it, and its id. Every step is then delegated one
+   * level deeper, with the chain extended by the submitter.
+   */
+  delegation_depth: z.number().int().min(0).max(MAX_DELEGATION_DEPTH).optional(),
+  delegation_chain: z.array(AGENT_ID).max(MAX_DELEGATION_DEPTH).optional(),
+  delegated_by: AGENT_ID.optional(),
   tasks: z.array(PlanTaskSchema).min(1).max(MAX_PLAN_TASKS),
 });
 
@@ -32,7 +42,7 @@ export type PlanTask = Plan["tasks"][number];
 export class PlanError extends Error {
   override readonly name = "PlanError";
   constructor(
-    readonly code: "invalid_plan" | "duplicate_id" | "unknown_dependency" | "dependency_cycle" | "unknown_scope",
+    readonly code: "invalid_plan" | "duplicate_id" | "unknown_dependency" | "dependency_cycle" | "unknown_scope" | "DELEGATION_DEPTH_EXCEEDED",
     message: string,
     readonly ids: readonly string[] = [],
   ) {
@@ -48,6 +58,7 @@ export function parsePlan(value: unknown, scopes: readonly string[]): Plan {
     throw new PlanError("invalid_plan", `invalid plan: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "?"}`);
   }
   const plan = parsed.data;
+  checkDelegation(plan);
   const ids = plan.tasks.map((t) => t.id);
   const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
   if (duplicates.length > 0) throw new PlanError("duplicate_id", `step ids must be unique: ${duplicates.join(", ")}`, duplicates);
@@ -64,6 +75,26 @@ export function parsePlan(value: unknown, scopes: readonly string[]): Plan {
     throw new PlanError("unknown_scope", `steps name scopes the fleet does not serve: ${unknown.map((t) => `${t.id} (${t.scope})`).join(", ")}; scopes: ${scopes.join(", ")}`, unknown.map((t) => t.id));
   }
   return plan;
+}
+
+/** Seed 004: a plan submitted at depth d delegates its steps at d + 1, which may not pass the maximum. */
+function checkDelegation(plan: Plan): void {
+  if (plan.delegation_depth === undefined) {
+    if (plan.delegation_chain !== undefined || plan.delegated_by !== undefined) throw new PlanError("invalid_plan", "delegation_chain and delegated_by need delegation_depth (the submitter's depth)");
+    return;
+  }
+  const chain = plan.delegation_chain ?? [];
+  if (chain.length !== plan.delegation_depth) throw new PlanError("invalid_plan", `delegation_chain must list exactly delegation_depth (${plan.delegation_depth}) agent ids, got ${chain.length}`);
+  if (!plan.delegated_by) throw new PlanError("invalid_plan", "delegated_by (the submitting agent's id) is required with delegation_depth");
+  if (plan.delegation_depth + 1 > MAX_DELEGATION_DEPTH) {
+    throw new PlanError("DELEGATION_DEPTH_EXCEEDED", `a plan submitted at depth ${plan.delegation_depth} would delegate its steps at depth ${plan.delegation_depth + 1}, past the maximum of ${MAX_DELEGATION_DEPTH} (seed 004): do the work inline`, plan.tasks.map((t) => t.id));
+  }
+}
+
+/** The delegation fields of every step of a plan: one level below its submitter, or none for a person's plan. */
+export function stepDelegation(plan: Plan): { delegation_depth?: number; delegation_chain?: string[] } {
+  if (plan.delegation_depth === undefined || !plan.delegated_by) return {};
+  return { delegation_depth: plan.delegation_depth + 1, delegation_chain: [...(plan.delegation_chain ?? []), plan.delegated_by] };
 }
 
 /** One cycle of the dependency graph, as step ids in order, or null. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { DelegatedTask, Execution } from "../../agents/protocol/index.js";
 import type { Verdict } from "../../agents/manager/validation/index.js";
 import { buildTask, type DelegationOutcome } from "../delegation.js";
-import type { ChosenStrategy, Plan, PlanTask } from "./plan.js";
+import { stepDelegation, type ChosenStrategy, type Plan, type PlanTask } from "./plan.js";
 
 export type StepStatus = "waiting" | "running" | "completed" | "failed" | "blocked" | "cancelled";
 
@@ -131,6 +131,7 @@ export async function runPlan(plan: Plan, planId: string, chosen: ChosenStrategy
     const delegated: DelegatedTask = {
       ...buildTask({ task: task.task, criteria: task.criteria ?? [], ...(task.strategy ? { strategy: task.strategy } : {}) }, step.task_id),
       ...(context ? { context } : {}),
+      ...stepDelegation(plan),
       execution: { ...execution, model_hint: task.model_hint ?? execution.model_hint },
     };
     step.status = "running";

@@ -116,6 +116,15 @@ describe("mesh delegate --plan", () => {
     expect(new Set(outputs.map((o) => o.agent)).size).toBe(8);
   });
 
+  it("opens each step of an agent's plan with the delegation preamble one level deeper, and refuses one past depth 3", async () => {
+    const { result } = await planRun({ delegation_depth: 1, delegation_chain: ["primary"], delegated_by: "planner", tasks: [{ id: "a", scope: "mm", task: "Where is kmalloc?" }] });
+    const handoff = readFileSync(join(result.steps[0]?.workspace as string, "HANDOFF.md"), "utf8");
+    expect(handoff.split("\n").slice(0, 4)).toEqual(["[AI-TO-AI DELEGATION]", "From: planner", "Chain: human -> primary -> planner -> you", "Max-Depth: 3 | Your-Depth: 2 | Can-Spawn: YES"]);
+    const deep = await planRun({ delegation_depth: 3, delegation_chain: ["p", "q", "r"], delegated_by: "s", tasks: [{ id: "a", scope: "mm", task: "x" }] });
+    expect(deep.code).toBe(65);
+    expect(deep.stderr).toMatch(/past the maximum of 3 \(seed 004\): do the work inline \(DELEGATION_DEPTH_EXCEEDED\)/);
+  });
+
   it("refuses a plan with a cycle before anything runs, naming the steps", async () => {
     const { code, stderr } = await planRun({ tasks: [{ id: "x", scope: "mm", task: "a", depends_on: ["y"] }, { id: "y", scope: "mm", task: "b", depends_on: ["x"] }] });
     expect(code).toBe(65);

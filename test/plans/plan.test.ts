@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { DelegatedTask } from "../../agents/protocol/index.js";
 import type { DelegationOutcome } from "../../src/delegation.js";
-import { chooseStrategy, complexityOf, modelHintFor, parsePlan, selectMode, type Plan, type PlanError } from "../../src/plans/plan.js";
+import { chooseStrategy, complexityOf, modelHintFor, parsePlan, selectMode, stepDelegation, type Plan, type PlanError } from "../../src/plans/plan.js";
 import { inputsOf, runPlan, stagesOf, topologicalOrder, type PlanRunDeps } from "../../src/plans/run-plan.js";
 
 const SCOPES = ["net", "drivers", "kernel", "mm"];
@@ -34,6 +34,18 @@ describe("checking a plan before anything runs", () => {
     expect(refusal({ tasks: [] })).toMatchObject({ code: "invalid_plan" });
     expect(refusal({ tasks: [{ id: "a", scope: "mm", task: "x", extra: 1 }] })).toMatchObject({ code: "invalid_plan", message: expect.stringMatching(/tasks\.0/) });
     expect(refusal({ strategy: "eventually", tasks: [{ id: "a", scope: "mm", task: "x" }] })).toMatchObject({ code: "invalid_plan", message: expect.stringMatching(/strategy/) });
+  });
+});
+
+describe("a plan submitted by an agent in a delegation chain (seed 004)", () => {
+  it("delegates its steps one level deeper with the chain extended, and refuses a plan past the maximum depth", () => {
+    const tasks = [{ id: "a", scope: "mm", task: "x" }];
+    const plan = parsePlan({ delegation_depth: 1, delegation_chain: ["primary"], delegated_by: "planner", tasks }, SCOPES);
+    expect(stepDelegation(plan)).toEqual({ delegation_depth: 2, delegation_chain: ["primary", "planner"] });
+    expect(stepDelegation(parsePlan({ tasks }, SCOPES))).toEqual({});
+    expect(refusal({ delegation_depth: 3, delegation_chain: ["p", "q", "r"], delegated_by: "s", tasks })).toMatchObject({ code: "DELEGATION_DEPTH_EXCEEDED", ids: ["a"], message: expect.stringMatching(/depth 4, past the maximum of 3/) });
+    expect(refusal({ delegation_depth: 1, delegation_chain: [], delegated_by: "s", tasks })).toMatchObject({ code: "invalid_plan" });
+    expect(refusal({ delegation_chain: ["p"], tasks })).toMatchObject({ code: "invalid_plan" });
   });
 });
 
