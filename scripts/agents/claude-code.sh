@@ -6,10 +6,6 @@
 set -eu
 model="$1"
 workspace="$2"
-now_ms=$(($(date +%s) * 1000))
-budget_s=$(( (${MESH_DEADLINE:-$((now_ms + 600000))} - now_ms) / 1000 - 5 ))
-[ "$budget_s" -gt 0 ] || budget_s=1
-prompt="You are a worker agent of a Lattice Mesh fleet. Read $workspace/HANDOFF.md and do its task within its scope. \
-Write your result to $workspace/OUTPUT.md in exactly the format its Return Requirements give, then stop."
-exec timeout --kill-after=3 "$budget_s" "${CLAUDE_BIN:-claude}" -p "$prompt" --model "$model" \
+. "$(dirname "$0")/common.sh"
+exec timeout --kill-after=3 "$budget_s" "${CLAUDE_BIN:-claude}" -p "$instruction" --model "$model" \
   --permission-mode acceptEdits --add-dir "$workspace" --output-format text

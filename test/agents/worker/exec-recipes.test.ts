@@ -26,22 +26,37 @@ const planStep: DelegatedTask = {
   execution: { mode: "pipeline", complexity: 0.74, model_hint: "opus", auto_calculated: true },
 };
 
+/** Runs a recipe's wrapper as a worker would, with the stand-in CLI; returns the output and what the CLI was given. */
+async function runRecipe(script: string, binVariable: string): Promise<{ status: string; result: string; workspace: string; argv: string[] }> {
+  const executor = createExecExecutor({
+    command: [join(process.cwd(), "scripts", "agents", script), "{model}"],
+    workspaceRoot: dir,
+    env: { ...process.env, [binVariable]: scriptPath("fake-agent-cli") },
+    logger,
+  });
+  const output = await executor.execute({ task: planStep, scope: { name: "drivers", root: join(dir, "scope"), paths: [] }, workerId: "drivers-1", evidence: [], deadline: Date.now() + 20_000, signal: new AbortController().signal, logger });
+  const workspace = join(dir, ".agent-workspaces", workspaceName(planStep.id));
+  return { status: output.status, result: output.result, workspace, argv: JSON.parse(readFileSync(join(workspace, "argv.json"), "utf8")) as string[] };
+}
+
 describe("the Claude Code recipe", () => {
   it("runs claude in print mode on the workspace's HANDOFF.md with the step's model hint, and reads back its OUTPUT.md", async () => {
-    const executor = createExecExecutor({
-      command: [join(process.cwd(), "scripts", "agents", "claude-code.sh"), "{model}"],
-      workspaceRoot: dir,
-      env: { ...process.env, CLAUDE_BIN: scriptPath("fake-claude") },
-      logger,
-    });
-    const output = await executor.execute({ task: planStep, scope: { name: "drivers", root: join(dir, "scope"), paths: [] }, workerId: "drivers-1", evidence: [], deadline: Date.now() + 20_000, signal: new AbortController().signal, logger });
-    expect(output.status).toBe("completed");
-    expect(output.result).toContain("Did: Explain e1000_setup_ring");
-    const workspace = join(dir, ".agent-workspaces", workspaceName(planStep.id));
-    const argv = JSON.parse(readFileSync(join(workspace, "argv.json"), "utf8")) as string[];
+    const { status, result, workspace, argv } = await runRecipe("claude-code.sh", "CLAUDE_BIN");
+    expect(status).toBe("completed");
+    expect(result).toContain("Did: Explain e1000_setup_ring");
     expect(argv[0]).toBe("-p");
     expect(argv[1]).toContain(`Read ${workspace}/HANDOFF.md`);
     expect(argv.slice(2)).toEqual(["--model", "opus", "--permission-mode", "acceptEdits", "--add-dir", workspace, "--output-format", "text"]);
     expect(readFileSync(join(workspace, "HANDOFF.md"), "utf8")).toContain("- **Model Hint**: opus");
+  });
+});
+
+describe("the aider recipe", () => {
+  it("gives aider one message on the workspace's HANDOFF.md with the step's model hint, commits nothing, and reads back its OUTPUT.md", async () => {
+    const { status, workspace, argv } = await runRecipe("aider.sh", "AIDER_BIN");
+    expect(status).toBe("completed");
+    expect(argv[0]).toBe("--message");
+    expect(argv[1]).toContain(`Read ${workspace}/HANDOFF.md`);
+    expect(argv.slice(2)).toEqual(["--model", "opus", "--yes-always", "--no-auto-commits", "--read", `${workspace}/HANDOFF.md`, `${workspace}/OUTPUT.md`]);
   });
 });
