@@ -54,7 +54,8 @@ export class Discovery {
   async tick(): Promise<void> {
     const { membership, outbound, registry } = this.deps;
     const cards = [this.card, ...membership.gossipCards()];
-    const records = membership.records().filter((r) => r.state !== "connecting");
+    // Gossip goes to a live member: not to one still connecting, nor to one that said BYE (PROTOCOL.md §8).
+    const records = membership.records().filter((r) => r.state === "alive" || r.state === "suspect");
     const target = records[Math.floor(Math.random() * records.length)];
     if (target) outbound.onLink(target.link, "gossip", { cards });
     if (records.length === 0) for (const link of this.seedLinks) outbound.onLink(link, "hello", { card: this.card });

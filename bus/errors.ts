@@ -67,6 +67,8 @@ export class FrameDecodeError extends BusError {
     message: string,
     /** The message id, when it could be read from a damaged frame (best effort, untrusted). */
     readonly messageId?: string,
+    /** The message kind, when it could be read (best effort, untrusted): answers are never NACKed. */
+    readonly kind?: string,
   ) {
     super(message);
     this.code = code;

@@ -16,6 +16,12 @@ import type { Envelope, NodeCard } from "./wire/schema.js";
 /** Routing ids of clients (non-members) start with this character. */
 export const CLIENT_PREFIX = "~";
 
+/**
+ * Kinds that answer or call off a message: a bad one is counted, logged and dropped, never NACKed, so two
+ * nodes cannot NACK each other's NACKs in a loop (PROTOCOL.md §2); without `corr` they mean nothing.
+ */
+const ANSWER_KINDS: ReadonlySet<string> = new Set(["reply", "nack", "pong", "cancel"]);
+
 export interface InboundDeps {
   maxFrameBytes: number;
   card: () => NodeCard;
@@ -34,12 +40,16 @@ export class Inbound {
   onRouterFrame(identity: Buffer, frame: Buffer): void {
     const sender = identity.toString("utf8");
     const decoded = this.decode(frame, sender);
-    if (decoded instanceof FrameDecodeError) return this.deps.outbound.nack(identity, decoded.code, decoded.message, decoded.messageId);
+    if (decoded instanceof FrameDecodeError) {
+      if (decoded.kind !== undefined && ANSWER_KINDS.has(decoded.kind)) return this.deps.stats.count("dropped_bad_answer");
+      return this.deps.outbound.nack(identity, decoded.code, decoded.message, decoded.messageId);
+    }
     const isClient = sender.startsWith(CLIENT_PREFIX);
     if (!isClient && decoded.from !== sender) {
       return this.deps.outbound.nack(identity, "unauthorized", `envelope claims "${decoded.from}" on a connection identified as "${sender}"`, decoded.id);
     }
     if (!isClient) this.deps.membership.seen(decoded.from, decoded.inc);
+    if (decoded.kind !== "nack" && ANSWER_KINDS.has(decoded.kind) && decoded.corr === undefined) return this.droppedWithoutCorr(decoded.kind, sender);
     this.dispatchRouter(identity, decoded, isClient);
   }
 
@@ -52,7 +62,14 @@ export class Inbound {
       return;
     }
     this.deps.membership.seen(decoded.from, decoded.inc);
+    if (decoded.kind !== "nack" && ANSWER_KINDS.has(decoded.kind) && decoded.corr === undefined) return this.droppedWithoutCorr(decoded.kind, link.endpoint);
     this.dispatchLink(decoded);
+  }
+
+  /** A reply, pong or cancel without `corr` answers nothing: counted and logged, not NACKed (PROTOCOL.md §3). */
+  private droppedWithoutCorr(kind: string, peer: string): void {
+    this.deps.stats.count("dropped_without_corr");
+    this.deps.logger.warn({ peer, kind }, `dropped a ${kind} without corr`);
   }
 
   private decode(frame: Buffer, peer: string): Envelope | FrameDecodeError {

@@ -31,6 +31,12 @@ function isKnownKind(kind: string): kind is MessageKind {
   return Object.hasOwn(bodySchemas, kind);
 }
 
+function salvageKind(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const kind = (value as Record<string, unknown>)["kind"];
+  return typeof kind === "string" && kind.length <= 32 ? kind : undefined;
+}
+
 function salvageId(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const id = (value as Record<string, unknown>)["id"];
@@ -70,18 +76,18 @@ export function decodeEnvelope(frame: Buffer, maxFrameBytes: number): Envelope {
   const raw = unpack(payload);
   const header = envelopeHeaderSchema.safeParse(raw);
   if (!header.success) {
-    throw new FrameDecodeError("schema_invalid", `envelope: ${describeIssues(header.error.issues)}`, salvageId(raw));
+    throw new FrameDecodeError("schema_invalid", `envelope: ${describeIssues(header.error.issues)}`, salvageId(raw), salvageKind(raw));
   }
   const envelope = header.data;
   if (!SUPPORTED_ENVELOPE_VERSIONS.includes(envelope.v)) {
-    throw new FrameDecodeError("version_unsupported", `envelope version ${envelope.v} is not supported`, envelope.id);
+    throw new FrameDecodeError("version_unsupported", `envelope version ${envelope.v} is not supported`, envelope.id, envelope.kind);
   }
   if (!isKnownKind(envelope.kind)) {
     throw new FrameDecodeError("unknown_kind", `unknown message kind "${envelope.kind}"`, envelope.id);
   }
   const body = bodySchemas[envelope.kind].safeParse(envelope.body);
   if (!body.success) {
-    throw new FrameDecodeError("schema_invalid", `${envelope.kind} body: ${describeIssues(body.error.issues)}`, envelope.id);
+    throw new FrameDecodeError("schema_invalid", `${envelope.kind} body: ${describeIssues(body.error.issues)}`, envelope.id, envelope.kind);
   }
   // zod's output (like the unpacked payload it came from) belongs to this call: set the body, don't copy.
   envelope.body = body.data;

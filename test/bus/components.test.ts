@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bulkhead } from "../../bus/bulkhead.js";
+import { Discovery } from "../../bus/discovery.js";
 import { Outbound, type OutboundDeps } from "../../bus/outbound.js";
 import type { Link } from "../../bus/link.js";
 import { Membership, sameCard } from "../../bus/membership.js";
@@ -67,21 +68,25 @@ describe("sameCard", () => {
   });
 });
 
+/** A membership whose links are stand-ins: its bookkeeping alone, no frame is sent. */
+function quietMembership(openLink: (card: NodeCard) => Link): Membership {
+  return new Membership(
+    {
+      selfId: "me",
+      openLink,
+      sendHello: () => undefined,
+      sendPing: () => undefined,
+      failPending: () => undefined,
+      events: { joined: () => undefined, left: () => undefined, stateChanged: () => undefined },
+      logger: pino({ level: "silent" }),
+    },
+    limits,
+  );
+}
+
 describe("Membership: whose word changes a card", () => {
   // Links are stand-ins: this is the table's bookkeeping, no frame is sent.
-  const membership = () =>
-    new Membership(
-      {
-        selfId: "me",
-        openLink: () => ({ close: () => Promise.resolve() }) as unknown as Link,
-        sendHello: () => undefined,
-        sendPing: () => undefined,
-        failPending: () => undefined,
-        events: { joined: () => undefined, left: () => undefined, stateChanged: () => undefined },
-        logger: pino({ level: "silent" }),
-      },
-      limits,
-    );
+  const membership = () => quietMembership(() => ({ close: () => Promise.resolve() }) as unknown as Link);
   const worker = (revision: string, rev?: number): NodeCard => ({ ...card("w"), role: "worker", meta: { index_revision: revision }, ...(rev === undefined ? {} : { rev }) });
   const revisionOf = (m: Membership) => m.card("w")?.meta["index_revision"];
 
@@ -110,6 +115,30 @@ describe("Membership: whose word changes a card", () => {
     expect(revisionOf(m)).toBe("r3");
     m.learn(worker("r4"), "gossip", "w"); // its own card in its own gossip is first-hand
     expect(revisionOf(m)).toBe("r4");
+  });
+});
+
+describe("Discovery: who gets gossip", () => {
+  it("gossips only to live members: not to a peer that said BYE, nor to one still connecting, and says HELLO to the seeds when none is left", async () => {
+    const links = new Map<string, Link>();
+    const membership = quietMembership((c) => {
+      const link = { endpoint: c.endpoint, id: c.id, close: () => Promise.resolve() } as unknown as Link;
+      links.set(c.id, link);
+      return link;
+    });
+    const sent: { to: string; kind: string }[] = [];
+    const seedLink = { id: "seed" } as unknown as Link;
+    const outbound = { onLink: (link: Link, kind: string) => void sent.push({ to: (link as unknown as { id: string }).id, kind }) } as unknown as Outbound;
+    const discovery = new Discovery({ membership, outbound, seeds: ["tcp://127.0.0.1:9"], registry: undefined, openSeedLink: () => seedLink, isStopping: () => false });
+    discovery.begin(card("me"));
+    membership.learn(card("leaver"), "hello", "leaver");
+    membership.seen("leaver", 1);
+    membership.learn(card("quiet"), "gossip", "leaver");
+    membership.leave("leaver");
+    sent.length = 0;
+    for (let i = 0; i < 20; i++) await discovery.tick();
+    expect(sent.filter((s) => s.kind === "gossip")).toEqual([]);
+    expect(sent.every((s) => s.kind === "hello" && s.to === "seed")).toBe(true);
   });
 });
 

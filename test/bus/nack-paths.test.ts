@@ -146,6 +146,33 @@ describe("NACK paths", () => {
     await expect.poll(() => node.health().in_flight).toBe(0);
   });
 
+  it("never NACKs an answer: a reply, pong or cancel without corr, or a nack with a bad body, is counted and dropped", async () => {
+    const before = node.stats.snapshot();
+    const base = { v: 1, from: "~rawclient", inc: 1 };
+    await raw.sendEnvelope({ ...base, kind: "reply", id: "r-no-corr", body: { result: 1 } });
+    await raw.sendEnvelope({ ...base, kind: "pong", id: "p-no-corr", body: {} });
+    await raw.sendEnvelope({ ...base, kind: "cancel", id: "c-no-corr", body: {} });
+    await raw.sendEnvelope({ ...base, kind: "nack", id: "n-bad", corr: "x", body: { code: "no_such_code", detail: "", retryable: "maybe" } });
+    // The first answer the client gets is the reply to its next request: nothing above was NACKed.
+    const probe = requestEnvelope("~rawclient");
+    await raw.sendEnvelope(probe);
+    expect(await raw.receive()).toMatchObject({ kind: "reply", corr: probe["id"] });
+    const after = node.stats.snapshot();
+    expect((after["dropped_without_corr"] ?? 0) - (before["dropped_without_corr"] ?? 0)).toBe(3);
+    expect((after["dropped_bad_answer"] ?? 0) - (before["dropped_bad_answer"] ?? 0)).toBe(1);
+  });
+
+  it("serves a member's request that comes before its hello, on the same connection", async () => {
+    const early = new RawPeer("early-member", node.endpoint);
+    try {
+      const envelope = requestEnvelope("early-member");
+      await early.sendEnvelope(envelope);
+      expect(await early.receive()).toMatchObject({ kind: "reply", corr: envelope["id"] });
+    } finally {
+      early.close();
+    }
+  });
+
   it("counts every rejected frame by code", () => {
     const stats = node.stats.snapshot();
     for (const code of ["malformed_payload", "crc_mismatch", "version_unsupported", "too_large", "schema_invalid", "unknown_kind"]) {
