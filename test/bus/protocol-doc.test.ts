@@ -1,5 +1,6 @@
 // docs/PROTOCOL.md is normative: its worked examples are decoded and re-encoded here byte for byte.
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { crc32, decodeEnvelope, encodeEnvelope, NACK_CODES, type Envelope } from "../../bus/index.js";
 
@@ -42,6 +43,31 @@ describe("PROTOCOL.md worked examples", () => {
     const envelope = decodeEnvelope(frame, 1 << 20) as Envelope;
     expect(envelope).toMatchObject({ kind: "nack", corr: "q7.1", body: { code: "busy", retryable: true, retry_after_ms: 50 } });
     expect(encodeEnvelope(envelope, 1 << 20).equals(frame)).toBe(true);
+  });
+
+  it("accepts the epoch milliseconds as uint 64 and int 64 as well as float 64, as §2 says", () => {
+    const payload = hexAfter("Payload (149 bytes");
+    const asFloat = Buffer.from("cb4278bcfe56800000", "hex");
+    const at = payload.indexOf(asFloat);
+    expect(at).toBeGreaterThan(0);
+    for (const integer of ["cf0000018bcfe56800", "d30000018bcfe56800"]) {
+      const changed = Buffer.concat([payload.subarray(0, at), Buffer.from(integer, "hex"), payload.subarray(at + asFloat.length)]);
+      const frame = Buffer.concat([Buffer.from("4c4d0100", "hex"), Buffer.alloc(8), changed]);
+      frame.writeUInt32BE(changed.length, 4);
+      frame.writeUInt32BE(crc32(changed), 8);
+      expect(decodeEnvelope(frame, 1 << 20).inc, integer).toBe(1700000000000);
+    }
+  });
+
+  const python = spawnSync("/usr/bin/python3", ["-c", "import msgpack"]).status === 0;
+  it.skipIf(!python)("§11's Python snippet reproduces the request example byte for byte", () => {
+    const envelope = /```\n(envelope = \{[\s\S]*?\})\n```/.exec(doc)?.[1];
+    const snippet = /```python\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(envelope && snippet).toBeTruthy();
+    const program = `${envelope}\n${snippet}\nimport sys\nsys.stdout.write(frame.hex())\n`;
+    const run = spawnSync("/usr/bin/python3", ["-c", program], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(Buffer.concat([hexAfter("Header (12 bytes)"), hexAfter("Payload (149 bytes")]).toString("hex"));
   });
 
   it("states the CRC-32 check value the implementation computes", () => {
