@@ -3,9 +3,13 @@
 
 It binds a ROUTER inbox, joins through a seed, answers pings and the ops "ping" and "echo", sends one
 "ping" request of its own to the seed node, and leaves with BYE on SIGTERM. It prints JSON lines:
-{"event": "ready", ...}, {"event": "reply", ...}, {"event": "stopped"}.
+{"event": "ready", ...}, {"event": "reply", ...}, {"event": "nack", ...}, {"event": "stopped"}.
 
-Usage: python_member.py --id ID --seed ENDPOINT
+With --probe it also tries the cases PROTOCOL.md settles (§2, §3): answers without `corr` and a NACK with
+a bad body, which must not be NACKed back (ids "probe.*"), and a request on a second member connection
+before any hello there, which must be served (id "early.1").
+
+Usage: python_member.py --id ID --seed ENDPOINT [--probe]
 """
 import argparse, json, os, secrets, signal, socket, struct, sys, time, zlib
 
@@ -39,7 +43,8 @@ def emit(**event):
 
 
 class Member:
-    def __init__(self, node_id, seed):
+    def __init__(self, node_id, seed, probe=False):
+        self.probe = probe
         self.id, self.inc, self.counter = node_id, int(time.time() * 1000), 0
         self.ctx = zmq.Context()
         self.router = self.ctx.socket(zmq.ROUTER)
@@ -80,6 +85,23 @@ class Member:
             self.pinged = card["id"]
             self.send(dealer, "request", {"op": "ping", "args": {}}, deadline=int(time.time() * 1000) + 5000,
                       hops=1, max_hops=6, path=[self.id], trace=secrets.token_hex(16))
+            if self.probe:
+                self.send_probes(dealer, card["endpoint"])
+
+    def send_probes(self, dealer, endpoint):
+        base = {"v": 1, "from": self.id, "inc": self.inc}
+        for kind, body, extra in (("reply", {"result": 1}, {}), ("pong", {}, {}), ("cancel", {}, {}),
+                                  ("nack", {"code": "no_such_code", "detail": "", "retryable": "maybe"}, {"corr": "x"})):
+            dealer.send(encode({**base, "kind": kind, "id": f"probe.{kind}", "body": body, **extra}))
+        # A second member connection whose first message is a request, not a hello.
+        early = self.ctx.socket(zmq.DEALER)
+        early.setsockopt(zmq.ROUTING_ID, (self.id + ".early").encode())
+        early.setsockopt(zmq.LINGER, 0)
+        early.connect(endpoint)
+        early.send(encode({**base, "from": self.id + ".early", "kind": "request", "id": "early.1",
+                           "deadline": int(time.time() * 1000) + 5000, "hops": 1, "max_hops": 6,
+                           "path": [self.id + ".early"], "body": {"op": "ping", "args": {}}}))
+        self.dealers[self.id + ".early"] = early
 
     def on_router(self, identity, frame):
         try:
@@ -144,6 +166,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--id", required=True)
     parser.add_argument("--seed", required=True)
+    parser.add_argument("--probe", action="store_true")
     options = parser.parse_args()
-    Member(options.id, options.seed).run()
+    Member(options.id, options.seed, options.probe).run()
     sys.exit(0)

@@ -39,4 +39,24 @@ describe.skipIf(!available)("a Python member written from PROTOCOL.md", () => {
     expect(await exited).toBe(0);
     await expect.poll(() => aliveIds(seed)).toEqual(["ts-other"]);
   });
+
+  it("finds the cases PROTOCOL.md settles answered as it says: answers are never NACKed, a request before hello is served, a leaver is no longer a live member", { timeout: 30_000 }, async () => {
+    const seed = await nodes.start({ id: "ts-seed2", ...FAST_LIVENESS });
+    const child = spawn(PYTHON, [SCRIPT, "--id", "py2", "--seed", seed.endpoint, "--probe"], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(child);
+    const events: Record<string, unknown>[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => events.push(JSON.parse(line) as Record<string, unknown>));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // Its own ping was answered, and so was the request sent before any hello on its second connection.
+    await expect.poll(() => events.filter((e) => e["event"] === "reply").map((e) => String(e["corr"]).replace(/^py\.\d+$/, "py.N")).sort(), { timeout: 10_000 }).toEqual(["early.1", "py.N"]);
+    await expect.poll(() => seed.stats.snapshot()["dropped_without_corr"] ?? 0).toBe(3);
+    await expect.poll(() => seed.stats.snapshot()["dropped_bad_answer"] ?? 0).toBe(1);
+    // None of its probes was NACKed back.
+    expect(events.filter((e) => e["event"] === "nack")).toEqual([]);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    // It said bye: the seed marks it leaving at once (no longer alive, no longer gossiped).
+    await expect.poll(() => seed.peers().find((p) => p.card.id === "py2")?.state ?? "gone").toMatch(/^(leaving|gone)$/);
+    expect(aliveIds(seed)).toEqual([]);
+  });
 });
