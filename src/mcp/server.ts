@@ -268,7 +268,8 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
           citations: (response.grounding_evidence?.citations ?? []).map(({ file_path, line_start, line_end, sha256 }) => ({ file_path, line_start, line_end, sha256 })),
           workspace: outcome.workspace,
         };
-        const text = `${delegated.id} → ${outcome.agent}: ${response.status}, verdict ${verdict.status}${verdict.code ? ` (${verdict.code})` : ""}\n${response.result}\nworkspace: ${outcome.workspace}`;
+        const rejected = verdict.status === "rejected" ? `\n[${verdict.code ?? "rejected"}] the manager rejected the answer's evidence: ${verdict.reasons.join("; ") || "see verdict"} — narrow the task to what the scope holds, or delegate it again` : "";
+        const text = `${delegated.id} → ${outcome.agent}: ${response.status}, verdict ${verdict.status}${verdict.code ? ` (${verdict.code})` : ""}\n${response.result}\nworkspace: ${outcome.workspace}${rejected}`;
         return { content: [{ type: "text", text }], structuredContent: structured, ...(verdict.status === "rejected" ? { isError: true } : {}) };
       }),
   );

@@ -136,6 +136,10 @@ describe("mesh mcp over stdio", () => {
     expect(readFileSync(join(out.workspace, "OUTPUT.md"), "utf8")).toContain(`# Task Complete: ${out.task_id}`);
     const fleetDir = join(out.workspace, "..", "..");
     await expect.poll(() => (existsSync(join(fleetDir, "audit", "MANIFEST.jsonl")) ? readFileSync(join(fleetDir, "audit", "MANIFEST.jsonl"), "utf8") : "")).toContain(out.task_id);
+    // An answer whose evidence the manager rejects is a tool error that says so, and what to do.
+    const rejected = (await client.callTool({ name: "delegate", arguments: { scope: "mm", task: "Summarize the GPU shader compiler's register allocator", criteria: ["names the shader compiler"], critical: true } })) as CallToolResult;
+    expect(rejected.isError).toBe(true);
+    expect(text(rejected)).toMatch(/\[[A-Z_]+\] the manager rejected the answer's evidence: .+ — narrow the task/);
     const unknown = (await client.callTool({ name: "delegate", arguments: { scope: "memory", task: "x" } })) as CallToolResult;
     expect(text(unknown)).toMatch(/^\[unknown_scope\] the fleet has no scope "memory"/);
   });
