@@ -3,6 +3,7 @@
 import pino, { type Logger } from "pino";
 import { FrameDecodeError } from "./errors.js";
 import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
+import { curveClientOptions, type CurveKeys } from "./curve.js";
 import { Link } from "./link.js";
 import { DEFAULT_MAX_HOPS } from "./request-context.js";
 import { DEFAULT_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS, Requester } from "./requester.js";
@@ -16,6 +17,8 @@ export interface ClientOptions {
   attempts?: number;
   maxFrameBytes?: number;
   logger?: Logger;
+  /** A secured node: this client's key pair (its public key must be in the node's keyring) and the node's public key. */
+  curve?: CurveKeys & { serverKey: string };
 }
 
 const CLIENT_QUEUE_CAPACITY = 1_000;
@@ -39,6 +42,7 @@ export class MeshClient {
       lingerMs: CLIENT_LINGER_MS,
       onFrame: (frame) => this.onFrame(frame),
       logger,
+      ...(options.curve ? { socketOptions: curveClientOptions(options.curve, options.curve.serverKey) } : {}),
     });
     this.requester = new Requester({
       transmit: (_peer, frame) => (this.link.send(frame) ? "sent" : "busy"),

@@ -32,6 +32,8 @@ export interface InboundDeps {
   stats: NodeStats;
   logger: Logger;
   rejected: (info: { peer: string; code: NackCode; detail: string }) => void;
+  /** A member whose key was revoked: its connection, opened before, is refused. */
+  refuses?: (sender: string) => boolean;
 }
 
 export class Inbound {
@@ -45,6 +47,11 @@ export class Inbound {
       return this.deps.outbound.nack(identity, decoded.code, decoded.message, decoded.messageId);
     }
     const isClient = sender.startsWith(CLIENT_PREFIX);
+    if (!isClient && this.deps.refuses?.(sender)) {
+      this.deps.stats.count("curve_revoked");
+      if (decoded.kind === "request" || decoded.kind === "ping") return this.deps.outbound.nack(identity, "unauthorized", `the key of ${sender} was revoked`, decoded.id);
+      return;
+    }
     if (!isClient && decoded.from !== sender) {
       return this.deps.outbound.nack(identity, "unauthorized", `envelope claims "${decoded.from}" on a connection identified as "${sender}"`, decoded.id);
     }

@@ -18,6 +18,8 @@ export interface InboxOptions {
   /** A queued message could not be routed (its peer is gone, or that peer's queue is full). */
   onSendError: (error: unknown) => void;
   logger: Logger;
+  /** A secured node's context and CURVE server options (curve.ts). */
+  socketOptions?: Record<string, unknown>;
 }
 
 export class Inbox {
@@ -27,7 +29,7 @@ export class Inbox {
   private closing = false;
 
   constructor(private readonly options: InboxOptions) {
-    this.router = new Router({ mandatory: true, handover: true, linger: options.lingerMs, sendHighWaterMark: ROUTER_HIGH_WATER_MARK, receiveHighWaterMark: ROUTER_HIGH_WATER_MARK, sendTimeout: 0 });
+    this.router = new Router({ mandatory: true, handover: true, linger: options.lingerMs, sendHighWaterMark: ROUTER_HIGH_WATER_MARK, receiveHighWaterMark: ROUTER_HIGH_WATER_MARK, sendTimeout: 0, ...options.socketOptions });
     this.queue = new SendQueue(this.router, options.sendQueueCapacity, options.onSendError);
   }
 

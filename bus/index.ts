@@ -9,6 +9,7 @@ export type { PeerState } from "./peer-table.js";
 export { DEFAULT_HEARTBEAT_MS, DEFAULT_SUSPECT_MS, DEFAULT_EXPIRE_MS } from "./peer-table.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_ATTEMPTS } from "./requester.js";
 export { MeshClient, type ClientOptions } from "./client.js";
+export { Keyring, newCurveKeys, requireCurve, type CurveKeys, ZAP_DOMAIN } from "./curve.js";
 export { readRegistry, type RegistryEntry } from "./registry.js";
 export * from "./errors.js";
 export { NACK_CODES, type NackCode } from "./wire/nack-codes.js";

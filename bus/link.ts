@@ -13,6 +13,8 @@ export interface LinkOptions {
   /** Called with each frame the peer sends back on this connection. */
   onFrame: (frame: Buffer, link: Link) => void;
   logger: Logger;
+  /** A secured node's context and CURVE client options for this peer (curve.ts). */
+  socketOptions?: Record<string, unknown>;
 }
 
 export const LINK_RECONNECT_MS = 100;
@@ -39,6 +41,7 @@ export class Link {
       // Queue only to a live connection: while the peer is unreachable, our bounded queue fills and
       // callers get `busy`, instead of frames piling up in libzmq for a peer that may never return.
       immediate: true,
+      ...options.socketOptions,
     });
     this.socket.connect(options.endpoint);
     this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) => {

@@ -7,7 +7,7 @@ import { judgePeer, PeerTable, type LivenessThresholds, type PeerRecord, type Pe
 import type { NodeCard } from "./wire/schema.js";
 
 export type LearnedVia = "hello" | "gossip" | "registry";
-export type LeaveReason = "bye" | "expired" | "restarted";
+export type LeaveReason = "bye" | "expired" | "restarted" | "revoked";
 
 export interface MembershipEvents {
   joined: (card: NodeCard) => void;
@@ -21,6 +21,8 @@ export interface MembershipDeps {
   sendHello: (link: Link) => void;
   sendPing: (link: Link) => void;
   failPending: (peerId: string, error: PeerUnavailableError) => void;
+  /** A secured node takes in only cards whose CURVE key its keyring admits; unset, every card. */
+  admits?: (card: NodeCard) => boolean;
   /** Roles linked on hearsay; a peer of another role must say HELLO first (see NodeOptions.dialRoles). */
   dialRoles?: readonly string[] | undefined;
   events: MembershipEvents;
@@ -98,6 +100,7 @@ export class Membership {
    */
   learn(card: NodeCard, via: LearnedVia, sender?: string): void {
     if (card.id === this.deps.selfId) return;
+    if (this.deps.admits && !this.deps.admits(card)) return;
     const known = this.table.get(card.id);
     const now = this.now();
     // The peer's own word: its hello, or its own card in the gossip it sends.
@@ -228,6 +231,15 @@ export class Membership {
     this.versionValue++;
     this.deps.sendHello(link);
     if (lastSeenAt > 0) this.seen(card.id, card.incarnation);
+  }
+
+  /** Drop every peer whose card the keyring no longer admits (a revoked key); returns their ids. */
+  dropUnadmitted(): string[] {
+    const admits = this.deps.admits;
+    if (!admits) return [];
+    const revoked = [...this.table.values()].filter((p) => !admits(p.card)).map((p) => p.card.id);
+    for (const id of revoked) this.drop(id, "revoked");
+    return revoked;
   }
 
   private drop(id: string, reason: LeaveReason): void {

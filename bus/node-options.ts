@@ -8,6 +8,7 @@ import { DEFAULT_REPLY_CACHE_MAX_ENTRIES, DEFAULT_REPLY_CACHE_TTL_MS } from "./r
 import { DEFAULT_ATTEMPTS, DEFAULT_REQUEST_TIMEOUT_MS } from "./requester.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./wire/frame.js";
 import { nodeIdSchema } from "./wire/schema.js";
+import { Keyring, parseSeed, Z85_KEY } from "./curve.js";
 
 export const DEFAULT_BIND = "tcp://127.0.0.1:*";
 export const DEFAULT_GOSSIP_MS = 2_000;
@@ -47,9 +48,24 @@ export const nodeOptionsSchema = z
     attempts: z.number().int().min(1).max(10).default(DEFAULT_ATTEMPTS),
     lingerMs: z.number().int().nonnegative().default(DEFAULT_LINGER_MS),
     drainTimeoutMs: z.number().int().nonnegative().default(DEFAULT_DRAIN_TIMEOUT_MS),
+    /**
+     * CURVE: this node's key pair and the keyring of admitted public keys. Every connection in and out is
+     * encrypted; only peers and clients whose key is in the keyring get in. Seeds are then given as
+     * `ENDPOINT#PUBLICKEY`.
+     */
+    curve: z
+      .object({
+        publicKey: z.string().regex(Z85_KEY),
+        secretKey: z.string().regex(Z85_KEY),
+        keyring: z.custom<Keyring>((value) => value instanceof Keyring, "a Keyring"),
+      })
+      .optional(),
   })
   .refine((o) => o.heartbeatMs < o.suspectMs && o.suspectMs < o.expireMs, {
     message: "liveness thresholds must satisfy heartbeatMs < suspectMs < expireMs",
+  })
+  .refine((o) => !o.curve || o.seeds.every((seed) => Z85_KEY.test(parseSeed(seed).key ?? "")), {
+    message: "a secured node's seeds must be given as ENDPOINT#PUBLICKEY (the seed's CURVE public key)",
   });
 
 export type NodeOptionsInput = z.input<typeof nodeOptionsSchema> & { logger?: Logger };

@@ -2,6 +2,8 @@
 // request/reply with de-duplication, and a graceful, idempotent stop. No node is special.
 import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
+import { Context } from "zeromq";
+import { curveClientOptions, curveServerOptions, parseSeed, requireCurve, ZapHandler, type CurveKeys, type Keyring } from "./curve.js";
 import pino, { type Logger } from "pino";
 import { Bulkhead } from "./bulkhead.js";
 import { Discovery } from "./discovery.js";
@@ -66,12 +68,25 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly startedAt = Date.now();
   readonly incarnation = Date.now();
 
+  /** A secured node's own ZeroMQ context (its ZAP handler serves that context alone) and the handler. */
+  private readonly secured: { context: Context; zap: ZapHandler; keys: CurveKeys; keyring: Keyring } | null;
+  /** Members dropped for a revoked key, with that key: their open connections are refused while it stays revoked. */
+  private readonly revokedKeys = new Map<string, string>();
+
   constructor(input: NodeOptionsInput) {
     super();
     this.options = parseNodeOptions(input);
     const base = input.logger ?? pino({ level: "silent" });
     this.logger = base.child({ component: "bus:node", node: this.options.id });
+    const curve = this.options.curve;
+    if (curve) {
+      requireCurve();
+      const context = new Context();
+      const zap = new ZapHandler(context, curve.keyring, this.logger.child({ component: "bus:zap" }), () => this.stats.count("curve_refused"));
+      this.secured = { context, zap, keys: { publicKey: curve.publicKey, secretKey: curve.secretKey }, keyring: curve.keyring };
+    } else this.secured = null;
     this.inbox = new Inbox({
+      ...(this.secured ? { socketOptions: { context: this.secured.context, ...curveServerOptions(this.secured.keys) } } : {}),
       lingerMs: this.options.lingerMs,
       sendQueueCapacity: this.options.sendQueueCapacity * 4,
       onFrame: (identity, frame) => this.inbound.onRouterFrame(identity, frame),
@@ -114,7 +129,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.membership = new Membership(
       {
         selfId: this.options.id,
-        openLink: (card) => this.openLink(card.endpoint, this.options.id),
+        openLink: (card) => this.openLink(card.endpoint, this.options.id, card.curve_key),
+        ...(this.secured ? { admits: (card: NodeCard) => (this.secured as { keyring: Keyring }).keyring.has(card.curve_key) } : {}),
         sendHello: (link) => this.outbound.onLink(link, "hello", { card: this.card }),
         sendPing: (link) => this.outbound.onLink(link, "ping", {}),
         failPending: (peerId, error) => this.requester.failPeer(peerId, error),
@@ -133,7 +149,10 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       outbound: this.outbound,
       seeds: this.options.seeds,
       registry: this.options.registryDir ? new LocalRegistry(this.options.registryDir) : undefined,
-      openSeedLink: (endpoint) => this.openLink(endpoint, newClientId()),
+      openSeedLink: (seed) => {
+        const { endpoint, key } = parseSeed(seed);
+        return this.openLink(endpoint, newClientId(), key);
+      },
       isStopping: () => this.stopping,
     });
     this.inbound = new Inbound({
@@ -146,6 +165,10 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       stats: this.stats,
       logger: this.logger,
       rejected: (info) => this.emit("frame:rejected", info),
+      refuses: (sender) => {
+        const key = this.revokedKeys.get(sender);
+        return key !== undefined && !this.secured?.keyring.has(key);
+      },
     });
     this.handle("ping", () => this.health());
     this.handle("peers", () => ({ self: this.card, peers: this.membership.view() }));
@@ -170,6 +193,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** Bind, announce and start discovery. Resolves when the inbox is reachable. */
   async start(): Promise<void> {
+    // No connection is taken before the ZAP handler can check it.
+    await this.secured?.zap.ready;
     const bound = await this.inbox.bind(this.options.bind);
     this.discovery.begin({
       id: this.options.id,
@@ -180,6 +205,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       meta: { ...this.options.meta },
       pid: process.pid,
       host: hostname(),
+      ...(this.secured ? { curve_key: this.secured.keys.publicKey } : {}),
     });
     this.timers.push(setInterval(() => this.membership.tick(), Math.max(10, Math.floor(this.options.heartbeatMs / 2))));
     this.timers.push(setInterval(() => this.gossipTick().catch((e: unknown) => this.logger.warn({ err: e }, "gossip tick failed")), this.options.gossipMs));
@@ -257,11 +283,14 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     await this.membership.closeAll();
     await this.discovery.closeSeedLinks();
     await this.inbox.close();
+    await this.secured?.zap.close();
     this.logger.info("node stopped");
   }
 
-  private openLink(endpoint: string, routingId: string): Link {
+  private openLink(endpoint: string, routingId: string, serverKey?: string): Link {
+    const secured = this.secured && serverKey ? { socketOptions: { context: this.secured.context, ...curveClientOptions(this.secured.keys, serverKey) } } : {};
     return new Link({
+      ...secured,
       routingId,
       endpoint,
       sendQueueCapacity: this.options.sendQueueCapacity,
@@ -286,6 +315,15 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   private async gossipTick(): Promise<void> {
     this.cache.sweep();
+    // A key taken out of the keyring cuts its holder off within one gossip period.
+    if (this.secured) {
+      this.secured.keyring.reload();
+      const cards = new Map(this.membership.records().map((r) => [r.card.id, r.card.curve_key]));
+      for (const id of this.membership.dropUnadmitted()) {
+        this.revokedKeys.set(id, cards.get(id) ?? "");
+        this.logger.warn({ peer: id }, "dropped a peer whose key was revoked");
+      }
+    }
     await this.discovery.tick();
   }
 }

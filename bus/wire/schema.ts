@@ -28,6 +28,8 @@ export const nodeCardSchema = z.object({
   host: z.string().max(256).optional(),
   /** Revision of the card within an incarnation: +1 each time the node changes it (absent: 0). */
   rev: z.number().int().nonnegative().optional(),
+  /** A secured node's CURVE public key (Z85, 40 characters): peers dial it with it as the server key. */
+  curve_key: z.string().regex(/^[0-9a-zA-Z.\-:+=^!/*?&<>()[\]{}@%$#]{40}$/).optional(),
 });
 export type NodeCard = z.infer<typeof nodeCardSchema>;
 
