@@ -15,6 +15,7 @@ import { MeshClient } from "../../bus/index.js";
 import type { MultiHopResult } from "../../agents/manager/answer/result.js";
 import type { TaskResponse } from "../../agents/protocol/index.js";
 import { fleetDown, fleetUp } from "../../src/fleet/up.js";
+import { fleetClientCurve } from "../../src/security.js";
 import type { FleetManifest } from "../../src/fleet/fleet-dir.js";
 import { loadAllCases, type CaseFile, type GoldStep } from "./grounding/cases.js";
 import { defaultCacheDir, prepareCorpus } from "./grounding/corpus.js";
@@ -142,7 +143,7 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
   log(`${cases.corpus}: ${fetched ? "fetched" : "cached"} at ${root}; launching the fleet`);
   const logger = pino({ level: "silent" });
   const up = await fleetUp({ root, replicas: 1, logger, quiet: true });
-  const client = new MeshClient({ endpoint: up.fleet.manager!.endpoint, timeoutMs: ASK_TIMEOUT_MS, attempts: 1, logger });
+  const client = new MeshClient({ endpoint: up.fleet.manager!.endpoint, timeoutMs: ASK_TIMEOUT_MS, attempts: 1, logger, ...fleetClientCurve(up.dir) });
   try {
     log(`${cases.corpus}: ${up.fleet.scopes.length} scopes, ${cases.questions.length} questions`);
     const gold = goldInSplit(cases, up.fleet, (line) => log(`  note: ${line}`));

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { realRoot } from "../../agents/pgc/scan/index.js";
 import { CliError, EXIT } from "../cli/exit-codes.js";
+import { fleetClientCurve } from "../security.js";
 import { fleetDirFor, headlessFleets, pidAlive, readFleet, runningFleets, type FleetManifest } from "./fleet-dir.js";
 
 export const FLEET_REQUEST_TIMEOUT_MS = 120_000;
@@ -43,7 +44,7 @@ export async function findFleet(root: string | undefined): Promise<{ dir: string
 export async function askManager(fleet: FleetManifest, op: string, args: unknown, logger: Logger, timeoutMs = FLEET_REQUEST_TIMEOUT_MS): Promise<unknown> {
   const manager = fleet.manager;
   if (!manager) throw new CliError("the fleet has no manager", EXIT.unavailable, "restart it with `mesh up ROOT`");
-  const client = new MeshClient({ endpoint: manager.endpoint, timeoutMs, attempts: 1, logger });
+  const client = new MeshClient({ endpoint: manager.endpoint, timeoutMs, attempts: 1, logger, ...fleetClientCurve(fleetDirFor(fleet.root)) });
   try {
     return await client.request(op, args, { timeoutMs });
   } catch (error) {

@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { findFleet } from "./find-fleet.js";
+import { fleetClientCurve } from "../security.js";
 import type { FleetManifest } from "./fleet-dir.js";
 
 export const MCP_REQUEST_TIMEOUT_MS = 120_000;
@@ -30,12 +31,12 @@ export class FleetLink {
 
   /** One request to the fleet's manager. */
   async request(op: string, args: unknown, options: FleetRequestOptions = {}): Promise<unknown> {
-    const { fleet } = await this.fleet();
+    const { dir, fleet } = await this.fleet();
     const endpoint = fleet.manager?.endpoint;
     if (!endpoint) throw Object.assign(new Error(`the fleet for ${fleet.root} has no manager`), { code: "no_manager", hint: `restart it with \`mesh up ${fleet.root}\`` });
     if (this.endpoint !== endpoint) {
       await this.close();
-      this.client = new MeshClient({ endpoint, timeoutMs: MCP_REQUEST_TIMEOUT_MS, attempts: 1, logger: this.logger });
+      this.client = new MeshClient({ endpoint, timeoutMs: MCP_REQUEST_TIMEOUT_MS, attempts: 1, logger: this.logger, ...fleetClientCurve(dir) });
       this.endpoint = endpoint;
     }
     return (this.client as MeshClient).request(op, args, { timeoutMs: options.timeoutMs ?? MCP_REQUEST_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) });

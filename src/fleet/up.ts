@@ -16,6 +16,7 @@ import { proposeScopes } from "./decompose.js";
 import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetManifest } from "./fleet-dir.js";
 import { launch, terminate } from "./launch.js";
 import { launchPolicy, runPool } from "./launch-policy.js";
+import { fleetClientCurve, fleetSecurity } from "../security.js";
 
 export const SCOPES_FILE_IN_ROOT = "mesh-scopes.json";
 const ROUTABLE_TIMEOUT_MS = 60_000;
@@ -61,8 +62,8 @@ async function scopesFor(root: string, file: string | undefined, targetLines: nu
   return proposeScopes(files.map((f) => ({ path: f.path, lines: f.lines })), targetLines).map(({ name, paths }) => ({ name, paths }));
 }
 
-async function waitRoutable(endpoint: string, expected: number, logger: Logger): Promise<void> {
-  const client = new MeshClient({ endpoint, timeoutMs: 3_000, logger });
+async function waitRoutable(endpoint: string, expected: number, logger: Logger, fleetDir: string): Promise<void> {
+  const client = new MeshClient({ endpoint, timeoutMs: 3_000, logger, ...fleetClientCurve(fleetDir) });
   const until = Date.now() + ROUTABLE_TIMEOUT_MS;
   try {
     for (;;) {
@@ -99,7 +100,10 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   options.logger.info({ cores, load, ...policy, scopes: scopes.length, replicas: options.replicas }, "launching fleet processes");
   let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
   if (manager) reused.push(manager.id);
-  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info"];
+  // Every process of the fleet, and the CLI talking to it, uses the fleet's CURVE key (PROTOCOL.md §11a).
+  const security = fleetSecurity(paths.dir);
+  const secured = ["--curve-secret", security.secretFile, "--keyring", security.keyringDir];
+  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info", ...secured];
   const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
   // Scopes are checked (or indexed) one after another while the pool already boots the workers of the
   // scopes checked so far. One `git rev-parse` serves the whole root; a scope whose stored index is current
@@ -132,7 +136,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
     }
   }
   const pool = await runPool(workersToStart(), policy.booting, async ({ id, scope }) => {
-    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info", ...(scope.exec ? ["--exec", scope.exec] : [])];
+    const args = ["worker", "--id", id, "--scope", scope.name, "--root", root, ...scope.paths.flatMap((p) => ["--scope-path", p]), "--registry", paths.registry, "--dial", MANAGER_ROLE, "--cache", paths.cache, "--workspace", paths.dir, "--log-level", "info", ...secured, ...(scope.exec ? ["--exec", scope.exec] : [])];
     const launched = await launch(id, args, paths.logs);
     return { ...launched, scope: scope.name, index_revision: revisions.get(scope.name) ?? "", ...(scope.exec ? { exec: scope.exec } : {}) };
   });
@@ -155,7 +159,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   if (!manager) throw new CliError("the manager was not started", EXIT.internal);
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
   writeFleet(paths.dir, fleet);
-  await waitRoutable(manager.endpoint, workers.length, options.logger);
+  await waitRoutable(manager.endpoint, workers.length, options.logger, paths.dir);
   return { dir: paths.dir, fleet, started, reused };
 }
 

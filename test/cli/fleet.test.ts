@@ -2,13 +2,14 @@
 // demo kernel, reuse on a second up, a SIGKILLed worker restarted, and the errors when no fleet runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
 import { MESH_BIN, processAlive } from "../helpers/processes.js";
 import { MeshClient } from "../../bus/index.js";
+import { fleetClientCurve } from "../../src/security.js";
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), "mesh-home-"));
@@ -79,7 +80,8 @@ describe("a fleet through the CLI", () => {
   it("is a star: each worker links to the manager only, the manager to every worker", async () => {
     const fleet = fleetFile();
     const peersOf = async (endpoint: string) => {
-      const client = new MeshClient({ endpoint, timeoutMs: 5_000 });
+      // A fleet is secured: its processes admit the fleet's own key, which its CLI uses too.
+      const client = new MeshClient({ endpoint, timeoutMs: 5_000, ...fleetClientCurve(join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string)) });
       try {
         const answer = (await client.request("peers", {})) as { peers: { card: { id: string; role: string }; state: string }[] };
         return answer.peers.filter((p) => p.state === "alive").map((p) => p.card.id).sort();
@@ -89,6 +91,25 @@ describe("a fleet through the CLI", () => {
     };
     for (const worker of fleet.workers) await expect.poll(() => peersOf(worker.endpoint)).toEqual([fleet.manager?.id]);
     await expect.poll(() => peersOf(fleet.manager?.endpoint ?? "")).toEqual(fleet.workers.map((w) => w.id).sort());
+  });
+
+  it("is secured with the fleet's CURVE key: private files, no secret anywhere it writes or prints, no answer to a client without the key", async () => {
+    const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+    expect(statSync(join(dir, "keys")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "keys", "fleet.key")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "keyring")).mode & 0o777).toBe(0o700);
+    const { secretKey, publicKey } = JSON.parse(readFileSync(join(dir, "keys", "fleet.key"), "utf8")) as { secretKey: string; publicKey: string };
+    const printed = [(await mesh("agents", "--json")).stdout, (await mesh("topology", "--format", "json")).stdout, (await mesh("ask", "Who calls kmalloc?", "--json")).stdout];
+    const written = ["fleet.json", ...readdirSync(join(dir, "registry")).map((f) => join("registry", f)), ...readdirSync(join(dir, "logs")).map((f) => join("logs", f))].map((f) => readFileSync(join(dir, f), "utf8"));
+    for (const text of [...printed, ...written]) expect(text).not.toContain(secretKey);
+    // The public key does travel: in the cards of the registry.
+    expect(written.some((text) => text.includes(publicKey))).toBe(true);
+    const plain = new MeshClient({ endpoint: fleetFile().manager?.endpoint ?? "", timeoutMs: 800, attempts: 1 });
+    try {
+      await expect(plain.request("agents", {})).rejects.toMatchObject({ name: "TimeoutError" });
+    } finally {
+      await plain.close();
+    }
   });
 
   it("delegates a task with its CDP workspace and one manifest line", async () => {

@@ -60,7 +60,9 @@ async function slowWorker(pidFile: string): Promise<ChildProcess> {
   writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 60\n`);
   chmodSync(script, 0o755);
   const fleetDir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
-  const args = ["worker", "--scope", "slow", "--root", C_KERNEL_DIR, "--scope-path", "mm/", "--registry", join(fleetDir, "registry"), "--dial", "manager", "--exec", script, "--workspace", scratch, "--cache", join(scratch, "cache"), "--log-level", "warn"];
+  // The fleet is secured: a worker joins it with the fleet's key (PROTOCOL.md §11a).
+  const secured = ["--curve-secret", join(fleetDir, "keys", "fleet.key"), "--keyring", join(fleetDir, "keyring")];
+  const args = ["worker", "--scope", "slow", "--root", C_KERNEL_DIR, "--scope-path", "mm/", "--registry", join(fleetDir, "registry"), "--dial", "manager", "--exec", script, "--workspace", scratch, "--cache", join(scratch, "cache"), "--log-level", "warn", ...secured];
   const child = spawn(process.execPath, [MESH_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   await new Promise<void>((resolve, reject) => {

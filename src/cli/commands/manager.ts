@@ -6,6 +6,7 @@ import { createLogger } from "../../logging.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
+import { nodeCurve } from "../../security.js";
 
 export const HELP = `Usage: mesh manager --audit DIR (--seed ENDPOINT... | --registry DIR) [--root DIR] [--id ID]
 
@@ -18,13 +19,15 @@ Options:
   --audit DIR       audit directory (required)
   --root DIR        the code base, so the manager can re-hash citations itself (else replicas do)
   --registry DIR    local registry directory
+  --curve-secret FILE  CURVE: this node's key pair (a 0600 file; mesh keys gen)
+  --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
   --seed ENDPOINT   a node of the mesh (repeatable)
   --id ID           node id (default manager-PID)
   --bind ENDPOINT   inbox address (default tcp://127.0.0.1:*)
   --log-level LEVEL (default info)
   -h, --help        show this help`;
 
-const OPTIONS = { audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
+const OPTIONS = { "curve-secret": { type: "string" }, keyring: { type: "string" }, audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
@@ -41,6 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     seeds: values.seed ?? [],
     ...(values.registry ? { registryDir: values.registry } : {}),
     ...(values.bind ? { bind: values.bind } : {}),
+    ...nodeCurve(values["curve-secret"], values.keyring),
     logger,
   });
   const manager = new Manager({ node, auditDir: values.audit, ...(values.root ? { root: values.root } : {}), logger });

@@ -4,6 +4,7 @@ import { createLogger } from "../../logging.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
+import { nodeCurve } from "../../security.js";
 
 export const HELP = `Usage: mesh node --id ID [options]
 
@@ -16,6 +17,8 @@ Options:
   --advertise ENDPOINT  endpoint to publish when peers must dial another address than --bind
   --seed ENDPOINT       a node to join through (repeatable); any node can be a seed
   --registry DIR        local registry directory for zero-config discovery on one machine
+  --curve-secret FILE  CURVE: this node's key pair (a 0600 file; mesh keys gen)
+  --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
   --role ROLE           role published in the node's card (default "node")
   --meta KEY=VALUE      metadata published in the card (repeatable)
   --heartbeat-ms N      ping peers quiet for this long (default 1000)
@@ -27,6 +30,8 @@ Options:
   -h, --help            show this help`;
 
 const OPTIONS = {
+  "curve-secret": { type: "string" },
+  keyring: { type: "string" },
   id: { type: "string" },
   bind: { type: "string" },
   advertise: { type: "string" },
@@ -77,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
     seeds: values.seed ?? [],
     role: values.role ?? "node",
     meta: parseMeta(values.meta),
+    ...nodeCurve(values["curve-secret"], values.keyring),
     heartbeatMs: positiveInt("heartbeat-ms", values["heartbeat-ms"], DEFAULT_HEARTBEAT_MS),
     suspectMs: positiveInt("suspect-ms", values["suspect-ms"], DEFAULT_SUSPECT_MS),
     expireMs: positiveInt("expire-ms", values["expire-ms"], DEFAULT_EXPIRE_MS),

@@ -10,6 +10,7 @@ import { loadPgc } from "../../pgc-loader.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
+import { nodeCurve } from "../../security.js";
 import { buildExecutor, buildKnowledge } from "../worker-parts.js";
 
 export const HELP = `Usage: mesh worker --scope NAME --root DIR [--scope-path PREFIX]... (--seed ENDPOINT... | --registry DIR) [options]
@@ -25,6 +26,8 @@ Options:
   --id ID               node id (default NAME-PID, so replicas of a scope get distinct ids)
   --seed ENDPOINT       a node of the mesh to join through (repeatable)
   --registry DIR        local registry directory (zero-config discovery on one machine)
+  --curve-secret FILE  CURVE: this node's key pair (a 0600 file; mesh keys gen)
+  --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
   --bind ENDPOINT       inbox address (default tcp://127.0.0.1:*)
   --advertise ENDPOINT  endpoint to publish when peers must dial another address
   --dial ROLE           connect on hearsay (registry, gossip) only to peers of this role (repeatable;
@@ -39,6 +42,8 @@ Options:
   -h, --help            show this help`;
 
 const OPTIONS = {
+  "curve-secret": { type: "string" },
+  keyring: { type: "string" },
   scope: { type: "string" },
   root: { type: "string" },
   "scope-path": { type: "string", multiple: true },
@@ -78,6 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.advertise ? { advertise: values.advertise } : {}),
     ...(values.dial?.length ? { dialRoles: values.dial } : {}),
     meta: workerMeta(scope, knowledge, executor),
+    ...nodeCurve(values["curve-secret"], values.keyring),
     maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
     logger,
   });
