@@ -1,8 +1,9 @@
 // A client of one node: not a mesh member (its routing id starts with "~"), it only sends requests
 // and reads replies. The CLI uses it to inspect and ping a mesh without joining it.
 import pino, { type Logger } from "pino";
-import { FrameDecodeError } from "./errors.js";
+import { AuthRefusedError, FrameDecodeError } from "./errors.js";
 import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
+import { authMac, sharedSecret } from "./auth.js";
 import { curveClientOptions, type CurveKeys } from "./curve.js";
 import { Link } from "./link.js";
 import { DEFAULT_MAX_HOPS } from "./request-context.js";
@@ -31,10 +32,13 @@ export class MeshClient {
   private readonly link: Link;
   private readonly requester: Requester;
   private readonly maxFrameBytes: number;
+  /** On a secured node: the X25519 secret shared with it, which signs each request's `auth` (PROTOCOL.md §11b). */
+  private readonly authSecret: Buffer | undefined;
 
   constructor(private readonly options: ClientOptions) {
     const logger = (options.logger ?? pino({ level: "silent" })).child({ component: "bus:client" });
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.authSecret = options.curve ? sharedSecret(options.curve, options.curve.serverKey) : undefined;
     this.link = new Link({
       routingId: this.id,
       endpoint: options.endpoint,
@@ -42,7 +46,13 @@ export class MeshClient {
       lingerMs: CLIENT_LINGER_MS,
       onFrame: (frame) => this.onFrame(frame),
       logger,
-      ...(options.curve ? { socketOptions: curveClientOptions(options.curve, options.curve.serverKey) } : {}),
+      ...(options.curve
+        ? {
+            socketOptions: curveClientOptions(options.curve, options.curve.serverKey),
+            // A key the node does not admit fails the waiting requests at once, rather than at their deadline.
+            onAuthRefused: () => this.requester.failPeer(options.endpoint, this.refusedError()),
+          }
+        : {}),
     });
     this.requester = new Requester({
       transmit: (_peer, frame) => (this.link.send(frame) ? "sent" : "busy"),
@@ -52,16 +62,25 @@ export class MeshClient {
     });
   }
 
+  private refusedError(): AuthRefusedError {
+    return new AuthRefusedError(`${this.options.endpoint} refused this client's CURVE key: it is not in the node's keyring`);
+  }
+
   async request(op: string, args: unknown = {}, options: { timeoutMs?: number; signal?: AbortSignal; maxHops?: number } = {}): Promise<unknown> {
+    // The node refused our key in the handshake, and libzmq will not try again: a new client may.
+    if (this.link.authRefused) throw this.refusedError();
     const deadline = Date.now() + (options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const messageId = this.nextId();
+    const trace = newTraceId();
+    const auth = this.authSecret && this.options.curve ? { auth: { key: this.options.curve.publicKey, mac: authMac(this.authSecret, { id: messageId, from: this.id, trace, op }) } } : {};
     // Object.assign rather than a leading spread: see Outbound.envelope.
     const envelope = Object.assign(this.header("request", messageId), {
       deadline,
       hops: 1,
       max_hops: options.maxHops ?? DEFAULT_MAX_HOPS,
       path: [this.id],
-      trace: newTraceId(),
+      trace,
+      ...auth,
       body: { op, args },
     }) as Envelope;
     return this.requester.request({

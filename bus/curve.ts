@@ -82,21 +82,37 @@ export class Keyring {
   reload(): string[] {
     if (!this.dir) return [];
     const next = new Set<string>();
-    for (const name of readdirSync(this.dir)) {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return []; // an unreadable keyring changes nothing: keys are revoked by removing their files
+    }
+    for (const name of names) {
       if (!name.endsWith(".pub")) continue;
-      const key = readFileSync(join(this.dir, name), "utf8").trim();
+      let key: string;
+      try {
+        key = readFileSync(join(this.dir, name), "utf8").trim();
+      } catch {
+        continue; // removed between the listing and the read
+      }
       if (Z85_KEY.test(key)) next.add(key);
     }
     const revoked = [...this.keys].filter((k) => !next.has(k));
     this.keys = next;
     return revoked;
   }
+
 }
+
+/** A refused handshake re-reads the keyring at most this often (a refused client retries every 100 ms–2 s). */
+export const RELOAD_ON_MISS_MS = 250;
 
 /** The ZAP handler of one context: admits a CURVE client whose public key is in the keyring. */
 export class ZapHandler {
   private readonly router: Router;
   private readonly refusedOnce = new Set<string>();
+  private lastReload = 0;
   private readonly done: Promise<void>;
   private readonly bound: Promise<void>;
   /** Resolves once the handler serves requests: a secured node binds its inbox only after it. */
@@ -122,7 +138,7 @@ export class ZapHandler {
         // [routing id, "", version, request id, domain, address, identity, mechanism, credentials…]
         const [routing, empty, , requestId, , address, , mechanism, credential] = frames;
         const key = mechanism?.toString() === "CURVE" && credential?.length === 32 ? z85(credential) : "";
-        const admitted = this.keyring.has(key);
+        const admitted = this.keyring.has(key) || this.reloadedHas(key);
         if (!admitted) {
           this.onRefused(key);
           if (!this.refusedOnce.has(key)) {
@@ -135,6 +151,15 @@ export class ZapHandler {
     } catch (error) {
       if (!this.router.closed) this.logger.error({ err: error }, "ZAP handler stopped");
     }
+  }
+
+  /** A key not (yet) admitted: read the keyring again, at most every RELOAD_ON_MISS_MS, so a key just added is admitted at once. */
+  private reloadedHas(key: string): boolean {
+    const now = Date.now();
+    if (now - this.lastReload < RELOAD_ON_MISS_MS) return false;
+    this.lastReload = now;
+    this.keyring.reload();
+    return this.keyring.has(key);
   }
 
   async close(): Promise<void> {

@@ -37,6 +37,13 @@ export class PeerUnavailableError extends BusError {
   }
 }
 
+/** The peer refused this side's CURVE key in the handshake: its keyring does not (or no longer) admit it. */
+export class AuthRefusedError extends BusError {
+  override readonly name = "AuthRefusedError";
+  readonly code = "unauthorized";
+  readonly retryable = false;
+}
+
 /** This node's send queue towards a peer is full: back off and retry. */
 export class BusyError extends BusError {
   override readonly name = "BusyError";

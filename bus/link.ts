@@ -15,6 +15,8 @@ export interface LinkOptions {
   logger: Logger;
   /** A secured node's context and CURVE client options for this peer (curve.ts). */
   socketOptions?: Record<string, unknown>;
+  /** Called when the peer refuses this link's CURVE key in the handshake (it is not in the peer's keyring). */
+  onAuthRefused?: () => void;
 }
 
 export const LINK_RECONNECT_MS = 100;
@@ -48,9 +50,31 @@ export class Link {
       // A send still waiting when the link closes fails by design; only report real failures.
       if (!this.closing) options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed");
     });
+    if (options.onAuthRefused) void this.watchHandshakes(options.onAuthRefused);
     this.readerDone = this.readLoop().catch((error: unknown) => {
       if (!this.closing) options.logger.error({ err: error, endpoint: options.endpoint }, "link reader stopped");
     });
+  }
+
+  /** The peer refused this link's key in its last handshake (and none succeeded since). */
+  authRefused = false;
+
+  /**
+   * libzmq reports a refused CURVE handshake as an event, and does not try that connection again: the
+   * link remembers it, so that later requests fail at once too.
+   */
+  private async watchHandshakes(onRefused: () => void): Promise<void> {
+    try {
+      for await (const event of this.socket.events) {
+        if (event.type === "handshake") this.authRefused = false;
+        else if (event.type === "handshake:error:auth") {
+          this.authRefused = true;
+          onRefused();
+        }
+      }
+    } catch (error) {
+      if (!this.closing) this.options.logger.debug({ err: error, endpoint: this.endpoint }, "link event watch stopped");
+    }
   }
 
   get queued(): number {

@@ -17,11 +17,12 @@ import { LocalRegistry } from "./registry.js";
 import { ReplyCache } from "./reply-cache.js";
 import { trailFor, type RequestContext } from "./request-context.js";
 import { Requester } from "./requester.js";
-import { Responder, type Handler } from "./responder.js";
+import { Responder, type Authorizer, type Handler } from "./responder.js";
+import { AuthVerifier } from "./auth.js";
 import { NodeStats } from "./stats.js";
 import type { NackCode } from "./wire/nack-codes.js";
-import { ENVELOPE_VERSION, type BodyOf, type MessageKind, type NodeCard } from "./wire/schema.js";
-import { Inbound } from "./inbound.js";
+import { ENVELOPE_VERSION, type BodyOf, type EnvelopeOf, type MessageKind, type NodeCard } from "./wire/schema.js";
+import { CLIENT_PREFIX, Inbound } from "./inbound.js";
 import { Outbound, type EnvelopeExtras } from "./outbound.js";
 import { resolveAdvertisedEndpoint } from "./endpoint.js";
 
@@ -53,6 +54,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   readonly stats = new NodeStats();
   private readonly inbox: Inbox;
   private readonly handlers = new Map<string, Handler>();
+  private authorizer: Authorizer | undefined;
+  private authVerifier: AuthVerifier | undefined;
   private readonly nextId = createMessageIdSource();
   private readonly requester: Requester;
   private readonly responder: Responder;
@@ -125,6 +128,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       nack: (to, code, detail, corr, retryAfterMs) => this.outbound.nack(to, code, detail, corr, retryAfterMs),
       logger: this.logger.child({ component: "bus:responder" }),
       count: (event) => this.stats.count(event),
+      identify: (to, request) => this.identify(to, request),
+      authorizer: () => this.authorizer,
     });
     this.membership = new Membership(
       {
@@ -189,6 +194,24 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   /** Register the handler of an op. Handlers get the request's args and its context. */
   handle(op: string, handler: Handler): void {
     this.handlers.set(op, handler);
+  }
+
+  /** Decide, before any handler runs, which requests may run; a refusal is a NACK `unauthorized`. */
+  authorize(authorizer: Authorizer | undefined): void {
+    this.authorizer = authorizer;
+  }
+
+  /** The sender's key on a secured node: a member's card key, or a client's key proven by `auth` (PROTOCOL.md §11b). */
+  private identify(to: Buffer, request: EnvelopeOf<"request">): { principal?: string | undefined; refused?: string } {
+    if (!this.secured) return {};
+    if (!to.toString("utf8").startsWith(CLIENT_PREFIX)) return { principal: this.membership.card(request.from)?.curve_key };
+    // Every request of a client is signed, and checked against the keyring as it is now: a client whose
+    // key was revoked is refused on the connection it opened before.
+    if (!request.auth) return { refused: "a client of a secured node signs each request with its key (auth, PROTOCOL.md §11b)" };
+    this.authVerifier ??= new AuthVerifier(this.secured.keys);
+    const fields = { id: request.id, from: request.from, trace: request.trace ?? "", op: request.body.op };
+    if (!this.secured.keyring.has(request.auth.key)) return { refused: "the request's auth names a key this node does not admit" };
+    return this.authVerifier.verify(request.auth, fields) ? { principal: request.auth.key } : { refused: "the request's auth does not verify for the key it names" };
   }
 
   /** Bind, announce and start discovery. Resolves when the inbox is reachable. */

@@ -15,6 +15,11 @@ export interface RequestContext {
   maxHops: number;
   /** Node ids the request chain has passed through, origin first, the sender last. */
   path: readonly string[];
+  /**
+   * On a secured node, the sender's CURVE public key: a client's key proven by the request's `auth`
+   * (PROTOCOL.md §11b), or a member's card key. Absent on a plain node or for a client without `auth`.
+   */
+  principal?: string;
   /** Aborted at the deadline, on CANCEL, or when the node stops. */
   signal: AbortSignal;
   logger: Logger;

@@ -158,7 +158,7 @@ export class Requester {
   }
 
   /** Fail every request to a peer at once: it expired, left, or restarted under a new incarnation. */
-  failPeer(peerId: string, error: PeerUnavailableError): void {
+  failPeer(peerId: string, error: BusError): void {
     for (const entry of this.pending.values()) if (entry.peerId === peerId) entry.rejectOutcome(error);
   }
 

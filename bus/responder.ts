@@ -11,6 +11,18 @@ import type { BodyOf, EnvelopeOf } from "./wire/schema.js";
 
 export type Handler = (args: unknown, context: RequestContext) => unknown;
 
+/** What an authorizer sees of a request: its op and arguments, and who sent it. */
+export interface AuthorizeRequest {
+  op: string;
+  args: unknown;
+  from: string;
+  /** The sender's CURVE public key, when the node could establish it (RequestContext.principal). */
+  principal: string | undefined;
+}
+
+/** Decides whether a request may run: undefined to serve it, or why not (a NACK `unauthorized`). */
+export type Authorizer = (request: AuthorizeRequest) => string | undefined;
+
 /** Suggested wait in a `busy` NACK: long enough for a handler slot to free up, short enough to stay responsive. */
 export const BUSY_RETRY_AFTER_MS = 50;
 /** Deadline of a request that carries none (clients should always send one). */
@@ -28,7 +40,10 @@ export interface ResponderDeps {
   resend: (to: Buffer, frame: Buffer) => void;
   nack: (to: Buffer, code: NackCode, detail: string, corr: string, retryAfterMs?: number) => void;
   logger: Logger;
-  count: (event: "duplicate" | "busy" | "handled" | "handler_error") => void;
+  count: (event: "duplicate" | "busy" | "handled" | "handler_error" | "unauthorized") => void;
+  /** Who sent a request (a secured node: its key), or why its claim of a key is refused. */
+  identify: (to: Buffer, request: EnvelopeOf<"request">) => { principal?: string | undefined; refused?: string };
+  authorizer: () => Authorizer | undefined;
 }
 
 /** An error a handler may throw to choose the code and retryability the caller sees. */
@@ -59,6 +74,12 @@ export class Responder {
   onRequest(to: Buffer, envelope: EnvelopeOf<"request">): void {
     const refusal = this.guard(envelope);
     if (refusal) return this.deps.nack(to, refusal.code, refusal.detail, envelope.id);
+    const who = this.deps.identify(to, envelope);
+    const denied = who.refused ?? this.authorize(envelope, who.principal);
+    if (denied !== undefined) {
+      this.deps.count("unauthorized");
+      return this.deps.nack(to, "unauthorized", denied, envelope.id);
+    }
     const lookup = this.deps.cache.begin(envelope.from, envelope.id, envelope.deadline);
     if (lookup.state !== "new") {
       this.deps.count("duplicate");
@@ -72,13 +93,24 @@ export class Responder {
     }
     const key = `${envelope.from}\u0000${envelope.id}`;
     const abort = new RequestAbort(envelope.deadline ?? Date.now() + DEFAULT_HANDLER_DEADLINE_MS);
-    const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, abort, key));
+    const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, abort, key, who.principal));
     if (!accepted) {
       this.deps.cache.forget(envelope.from, envelope.id);
       this.deps.count("busy");
       return this.deps.nack(to, "busy", "too many requests in flight; retry later", envelope.id, BUSY_RETRY_AFTER_MS);
     }
     this.running.set(key, abort);
+  }
+
+  /** The authorizer's word; one that throws refuses, with its message. */
+  private authorize(envelope: EnvelopeOf<"request">, principal: string | undefined): string | undefined {
+    const authorizer = this.deps.authorizer();
+    if (!authorizer) return undefined;
+    try {
+      return authorizer({ op: envelope.body.op, args: envelope.body.args, from: envelope.from, principal });
+    } catch (error) {
+      return `authorization failed: ${(error as Error).message}`;
+    }
   }
 
   onCancel(envelope: EnvelopeOf<"cancel">): void {
@@ -111,7 +143,7 @@ export class Responder {
     return undefined;
   }
 
-  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string): Promise<void> {
+  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string, principal: string | undefined): Promise<void> {
     const baseLogger = this.deps.logger;
     let childLogger: Logger | undefined;
     const context: RequestContext = {
@@ -123,6 +155,7 @@ export class Responder {
       hops: envelope.hops ?? 1,
       maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
       path: envelope.path ?? [envelope.from],
+      ...(principal ? { principal } : {}),
       // Built on first use, like the logger below: most handlers never read it (see RequestAbort).
       get signal() {
         return abort.signal;

@@ -76,6 +76,13 @@ export const envelopeHeaderSchema = z.object({
   max_hops: z.number().int().nonnegative().max(255).optional(),
   path: z.array(senderIdSchema).max(256).optional(),
   trace: z.string().max(64).optional(),
+  /** A client's proof of its CURVE key on a request to a secured node (PROTOCOL.md §11b). */
+  auth: z
+    .object({
+      key: z.string().regex(/^[0-9a-zA-Z.\-:+=^!/*?&<>()[\]{}@%$#]{40}$/),
+      mac: z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.length === 32, "auth.mac: 32 bytes (bin)"),
+    })
+    .optional(),
   body: z.unknown(),
 });
 

@@ -49,11 +49,12 @@ describe("a secured mesh", () => {
     const [server, friend, other] = [newCurveKeys(), newCurveKeys(), newCurveKeys()];
     const node = await nodes.start({ id: "srv", ...FAST_LIVENESS, curve: { ...server, keyring: new Keyring([server.publicKey, friend.publicKey]) } });
     const welcome = new MeshClient({ endpoint: node.endpoint, timeoutMs: 3_000, curve: { ...friend, serverKey: server.publicKey } });
-    const refused = new MeshClient({ endpoint: node.endpoint, timeoutMs: 600, attempts: 1, curve: { ...other, serverKey: server.publicKey } });
+    const refused = new MeshClient({ endpoint: node.endpoint, timeoutMs: 10_000, attempts: 1, curve: { ...other, serverKey: server.publicKey } });
     const plain = new MeshClient({ endpoint: node.endpoint, timeoutMs: 600, attempts: 1 });
     clients.push(welcome, refused, plain);
     await expect(welcome.request("ping", {})).resolves.toMatchObject({ id: "srv" });
-    await expect(refused.request("ping", {})).rejects.toMatchObject({ name: "TimeoutError" });
+    // The node refuses the key in the handshake: the client learns it at once, not at its deadline.
+    await expect(refused.request("ping", {})).rejects.toMatchObject({ name: "AuthRefusedError", code: "unauthorized" });
     await expect(plain.request("ping", {})).rejects.toMatchObject({ name: "TimeoutError" });
     expect(node.stats.snapshot()["curve_refused"]).toBeGreaterThan(0);
     // Still serving.
@@ -71,6 +72,35 @@ describe("a secured mesh", () => {
     // Its connection, opened before the revocation, is refused too.
     await expect(nodeB.request("ra", "ping", {}, { timeoutMs: 1_000 })).rejects.toThrow();
     expect(nodeA.stats.snapshot()["curve_revoked"] ?? 0).toBeGreaterThan(0);
+  });
+
+  it("knows which key sent each request: a client proves its key per request, a forged or revoked one is refused, an authorizer decides", { timeout: 20_000 }, async () => {
+    const [server, friend, other] = [newCurveKeys(), newCurveKeys(), newCurveKeys()];
+    const dir = keyringDir({ server, friend, other });
+    const node = await nodes.start({ id: "authz", ...FAST_LIVENESS, curve: { ...server, keyring: Keyring.fromDir(dir) } });
+    const seen: (string | undefined)[] = [];
+    node.handle("whoami", (_args, ctx) => ctx.principal ?? null);
+    node.authorize(({ op, principal }) => {
+      seen.push(principal);
+      return op === "secret" && principal !== server.publicKey ? `only the node's own key may call secret` : undefined;
+    });
+    node.handle("secret", () => 42);
+    const friendly = new MeshClient({ endpoint: node.endpoint, timeoutMs: 3_000, attempts: 1, curve: { ...friend, serverKey: server.publicKey } });
+    const own = new MeshClient({ endpoint: node.endpoint, timeoutMs: 3_000, attempts: 1, curve: { ...server, serverKey: server.publicKey } });
+    clients.push(friendly, own);
+    await expect(friendly.request("whoami", {})).resolves.toBe(friend.publicKey);
+    await expect(own.request("secret", {})).resolves.toBe(42);
+    await expect(friendly.request("secret", {})).rejects.toMatchObject({ name: "NackError", code: "unauthorized", message: expect.stringMatching(/only the node's own key/) });
+    expect(seen).toEqual([friend.publicKey, server.publicKey, friend.publicKey]);
+    // A client admitted by the handshake that claims another admitted key cannot sign for it.
+    const forger = new MeshClient({ endpoint: node.endpoint, timeoutMs: 3_000, attempts: 1, curve: { ...other, serverKey: server.publicKey } });
+    clients.push(forger);
+    Object.assign(forger as unknown as { options: { curve: { publicKey: string } } }).options.curve.publicKey = server.publicKey;
+    await expect(forger.request("secret", {})).rejects.toMatchObject({ code: "unauthorized", message: expect.stringMatching(/does not verify/) });
+    // A key revoked while its connection stays open: the next request is refused.
+    rmSync(join(dir, "friend.pub"));
+    await expect.poll(async () => friendly.request("whoami", {}).then(() => "served", (e: { code?: string }) => e.code), { timeout: 5_000 }).toBe("unauthorized");
+    expect(node.stats.snapshot()["unauthorized"]).toBeGreaterThan(0);
   });
 
   it("refuses to start a secured node whose seeds lack the seed's public key", () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { crc32, decodeEnvelope, encodeEnvelope, NACK_CODES, type Envelope } from "../../bus/index.js";
+import { authMac, sharedSecret } from "../../bus/auth.js";
 
 const doc = readFileSync(new URL("../../docs/PROTOCOL.md", import.meta.url), "utf8");
 
@@ -43,6 +44,19 @@ describe("PROTOCOL.md worked examples", () => {
     const envelope = decodeEnvelope(frame, 1 << 20) as Envelope;
     expect(envelope).toMatchObject({ kind: "nack", corr: "q7.1", body: { code: "busy", retryable: true, retry_after_ms: 50 } });
     expect(encodeEnvelope(envelope, 1 << 20).equals(frame)).toBe(true);
+  });
+
+  it("§11b's auth example: the shared secret and the MAC are those the document gives", () => {
+    const section = doc.slice(doc.indexOf("## 11b."));
+    const cell = (label: string) => new RegExp(`\\| ${label.replace(/[()]/g, "\\$&")} \\| (.+) \\|`).exec(section)?.[1] ?? "";
+    const pair = (label: string) => [...cell(label).matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+    const [clientPublic, clientSecret] = pair("client public / secret");
+    const [nodePublic, nodeSecret] = pair("node public / secret");
+    const [id, from, trace, op] = pair("id, from, trace, op");
+    const shared = sharedSecret({ publicKey: clientPublic as string, secretKey: clientSecret as string }, nodePublic as string);
+    expect(shared.toString("hex")).toBe(pair("S (hex)")[0]);
+    expect(sharedSecret({ publicKey: nodePublic as string, secretKey: nodeSecret as string }, clientPublic as string).equals(shared)).toBe(true);
+    expect(authMac(shared, { id: id as string, from: from as string, trace: trace as string, op: op as string }).toString("hex")).toBe(pair("M (hex)")[0]);
   });
 
   it("accepts the epoch milliseconds as uint 64 and int 64 as well as float 64, as §2 says", () => {
