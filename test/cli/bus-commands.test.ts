@@ -1,7 +1,7 @@
 // The CLI surface of the bus, run as a user would: real `mesh` processes, real exit codes.
 import { afterEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -63,6 +63,48 @@ describe("mesh node / peers / ping", () => {
     await expect.poll(async () => (await mesh("ping", "b", "--seed", a.endpoint, "--count", "1")).code, { timeout: 10_000 }).toBe(0);
   });
 
+  it("builds a secured mesh by hand with mesh keys: admitted keys see it, others do not, a revoked node is cut off", { timeout: 60_000 }, async () => {
+    const dir = registry();
+    const keys = join(dir, "keys");
+    const ring = join(dir, "ring");
+    for (const name of ["a", "b", "me"]) {
+      const gen = await mesh("keys", "gen", name, "--dir", keys, "--json");
+      expect(gen.code, gen.stderr).toBe(0);
+      const printed = JSON.parse(gen.stdout) as { public_key: string; secret_file: string };
+      expect(statSync(printed.secret_file).mode & 0o777).toBe(0o600);
+      expect(gen.stdout).not.toContain((JSON.parse(readFileSync(printed.secret_file, "utf8")) as { secretKey: string }).secretKey);
+      expect((await mesh("keys", "add", name, join(keys, `${name}.pub`), "--keyring", ring)).code).toBe(0);
+    }
+    expect((await mesh("keys", "gen", "a", "--dir", keys)).code).toBe(65); // never overwritten
+    expect(statSync(ring).mode & 0o777).toBe(0o700);
+    const listed = JSON.parse((await mesh("keys", "list", "--keyring", ring, "--json")).stdout) as { keys: { name: string }[] };
+    expect(listed.keys.map((k) => k.name)).toEqual(["a", "b", "me"]);
+
+    const secured = (name: string) => ["--curve-secret", join(keys, `${name}.key`), "--keyring", ring, "--registry", dir];
+    const a = await processes.startNode("a", secured("a"));
+    await processes.startNode("b", secured("b"));
+    const me = ["--curve-secret", join(keys, "me.key"), "--keyring", ring];
+    const states = async (extra: string[] = []) => {
+      const { stdout } = await mesh("peers", "--registry", dir, ...me, ...extra, "--json");
+      return (JSON.parse(stdout || "{}") as { nodes?: { id: string; state: string }[] }).nodes?.map((n) => `${n.id}:${n.state}`).sort() ?? [];
+    };
+    await expect.poll(() => states(), { timeout: 15_000 }).toEqual(expect.arrayContaining(["b:alive"]));
+    const ping = await mesh("ping", "b", "--registry", dir, ...me, "--count", "1", "--json");
+    expect(ping.code, ping.stderr).toBe(0);
+    // Without a key, or with one the nodes do not admit, the mesh does not answer.
+    expect((await mesh("peers", "--seed", a.endpoint)).code).toBe(69);
+    expect((await mesh("keys", "gen", "stranger", "--dir", keys)).code).toBe(0);
+    const stranger = await mesh("peers", "--registry", dir, "--curve-secret", join(keys, "stranger.key"), "--keyring", ring);
+    expect(stranger.code).toBe(69);
+
+    const revoked = await mesh("keys", "revoke", "b", "--keyring", ring);
+    expect(revoked.stdout).toMatch(/revoked b .*cut off within one gossip period/);
+    await expect.poll(async () => {
+      const { stdout } = await mesh("peers", "--seed", `${a.endpoint}#${readFileSync(join(keys, "a.pub"), "utf8").trim()}`, ...me, "--json");
+      return (JSON.parse(stdout || "{}") as { nodes?: { id: string }[] }).nodes?.map((n) => n.id);
+    }, { timeout: 15_000 }).toEqual(["a"]);
+  });
+
   it("reports usage errors with exit 64 and what to do", async () => {
     const noId = await mesh("node");
     expect(noId.code).toBe(64);
@@ -89,7 +131,7 @@ describe("mesh node / peers / ping", () => {
   it("prints complete help for every command", async () => {
     const top = await mesh("--help");
     expect(top.code).toBe(0);
-    for (const command of ["node", "peers", "ping", "demo", "ask-local", "worker", "trace", "scopes", "up", "down", "agents", "topology", "ask", "manager", "delegate", "mcp"]) {
+    for (const command of ["node", "peers", "ping", "demo", "ask-local", "worker", "trace", "scopes", "up", "down", "agents", "topology", "ask", "manager", "delegate", "mcp", "keys"]) {
       expect(top.stdout).toContain(command);
       const help = await mesh(command, "--help");
       expect(help.code).toBe(0);

@@ -1,21 +1,24 @@
 // `mesh peers`: list the nodes of a mesh, as seen by the first node that answers.
 import { createLogger } from "../../logging.js";
 import { fetchMeshView } from "../../mesh-view.js";
+import { clientSecurity } from "../../security.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { EXIT } from "../exit-codes.js";
 
-export const HELP = `Usage: mesh peers (--seed ENDPOINT | --registry DIR) [--json]
+export const HELP = `Usage: mesh peers (--seed ENDPOINT | --registry DIR) [--curve-secret FILE --keyring DIR] [--json]
 
 List the nodes of a mesh with their state and age, as seen by the first node that answers.
 
 Options:
   --seed ENDPOINT   a node of the mesh (repeatable; the first that answers is used)
   --registry DIR    the mesh's local registry directory
+  --curve-secret FILE  a secured mesh: this client's key pair (its public key in the nodes' keyrings)
+  --keyring DIR     a secured mesh: the public keys of nodes to trust (a seed is then ENDPOINT#KEY)
   --json            print one JSON object: {"via": CARD, "nodes": [...]}
   --log-level LEVEL (default warn)
   -h, --help        show this help`;
 
-const OPTIONS = { seed: { type: "string", multiple: true }, registry: { type: "string" } } as const;
+const OPTIONS = { seed: { type: "string", multiple: true }, registry: { type: "string" }, "curve-secret": { type: "string" }, keyring: { type: "string" } } as const;
 
 function age(ms: number | null): string {
   if (ms === null) return "never";
@@ -29,7 +32,8 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
-  const view = await fetchMeshView({ seeds: values.seed ?? [], registryDir: values.registry }, logger);
+  const security = clientSecurity(values["curve-secret"], values.keyring);
+  const view = await fetchMeshView({ seeds: values.seed ?? [], registryDir: values.registry, security }, logger);
   const nodes = [
     { id: view.self.id, role: view.self.role, state: "self", endpoint: view.self.endpoint, incarnation: view.self.incarnation, last_seen_ms_ago: 0, known_for_ms: 0, meta: view.self.meta },
     ...view.peers.map((p) => ({ id: p.card.id, role: p.card.role, state: p.state, endpoint: p.card.endpoint, incarnation: p.card.incarnation, last_seen_ms_ago: p.last_seen_ms_ago, known_for_ms: p.known_for_ms, meta: p.card.meta })),

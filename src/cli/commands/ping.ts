@@ -2,16 +2,19 @@
 import { MeshClient } from "../../../bus/index.js";
 import { createLogger } from "../../logging.js";
 import { CLI_REQUEST_TIMEOUT_MS, fetchMeshView } from "../../mesh-view.js";
+import { clientSecurity, curveFor } from "../../security.js";
 import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
 
-export const HELP = `Usage: mesh ping ID (--seed ENDPOINT | --registry DIR) [--count N] [--json]
+export const HELP = `Usage: mesh ping ID (--seed ENDPOINT | --registry DIR) [--curve-secret FILE --keyring DIR] [--count N] [--json]
 
 Send the built-in "ping" op to node ID and print each round trip (request, reply, decode).
 
 Options:
   --seed ENDPOINT   a node of the mesh (repeatable)
   --registry DIR    the mesh's local registry directory
+  --curve-secret FILE  a secured mesh: this client's key pair (its public key in the nodes' keyrings)
+  --keyring DIR     a secured mesh: the public keys of nodes to trust (a seed is then ENDPOINT#KEY)
   --count N         number of pings (default 3)
   --timeout-ms N    deadline of each ping (default 3000)
   --json            print one JSON object with every round trip and the node's health
@@ -20,7 +23,7 @@ Options:
 
 const OPTIONS = {
   seed: { type: "string", multiple: true },
-  registry: { type: "string" },
+  registry: { type: "string" }, "curve-secret": { type: "string" }, keyring: { type: "string" },
   count: { type: "string" },
   "timeout-ms": { type: "string" },
 } as const;
@@ -36,10 +39,13 @@ export async function run(argv: string[]): Promise<number> {
   const count = positiveInt("count", values.count, 3);
   const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], CLI_REQUEST_TIMEOUT_MS);
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
-  const view = await fetchMeshView({ seeds: values.seed ?? [], registryDir: values.registry }, logger);
+  const security = clientSecurity(values["curve-secret"], values.keyring);
+  const view = await fetchMeshView({ seeds: values.seed ?? [], registryDir: values.registry, security }, logger);
   const card = view.self.id === id ? view.self : view.peers.find((p) => p.card.id === id)?.card;
   if (!card) throw new CliError(`node "${id}" is not in the mesh (asked ${view.self.id})`, EXIT.unavailable, "list the nodes with `mesh peers`");
-  const client = new MeshClient({ endpoint: card.endpoint, timeoutMs, attempts: 1, logger });
+  const curve = curveFor(security, card.curve_key);
+  if (!curve) throw new CliError(`node "${id}" has no public key in the keyring`, EXIT.unavailable, "add its key with `mesh keys add NAME KEY --keyring DIR`");
+  const client = new MeshClient({ endpoint: card.endpoint, timeoutMs, attempts: 1, logger, ...curve });
   const rtts: number[] = [];
   let health: unknown;
   try {
