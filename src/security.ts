@@ -3,6 +3,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Keyring, newCurveKeys, type CurveKeys } from "../bus/index.js";
+import type { Logger } from "pino";
+import { AccessPolicy, PolicyError } from "../agents/access/policy.js";
 import { CliError, EXIT } from "./cli/exit-codes.js";
 
 export const KEYS_DIR = "keys";
@@ -63,10 +65,61 @@ export function fleetSecurity(fleetDir: string): FleetSecurity {
   return { secretFile, keyringDir, keys };
 }
 
-/** A CLI client's CURVE options for a fleet's manager: the fleet's own key, when the fleet is secured. */
+/** The environment variable naming the key pair a CLI client uses instead of the fleet's own key. */
+export const CLIENT_KEY_ENV = "MESH_KEY";
+
+/**
+ * A CLI client's CURVE options for a fleet's manager, when the fleet is secured: the key pair named by
+ * $MESH_KEY (a narrower key the access policy grants less, e.g. for a coding agent's `mesh mcp`), else
+ * the fleet's own key. The server key is the fleet's: every process of the fleet holds it.
+ */
 export function fleetClientCurve(fleetDir: string): { curve: CurveKeys & { serverKey: string } } | Record<string, never> {
   const secretFile = join(fleetDir, KEYS_DIR, `${FLEET_KEY}.key`);
-  if (!existsSync(secretFile)) return {};
-  const keys = readKeyPair(secretFile);
-  return { curve: { ...keys, serverKey: keys.publicKey } };
+  const publicFile = join(fleetDir, KEYS_DIR, `${FLEET_KEY}.pub`);
+  if (!existsSync(secretFile) && !existsSync(publicFile)) return {};
+  const own = process.env[CLIENT_KEY_ENV];
+  if (!own) {
+    const keys = readKeyPair(secretFile);
+    return { curve: { ...keys, serverKey: keys.publicKey } };
+  }
+  return { curve: { ...readKeyPair(own), serverKey: readFileSync(publicFile, "utf8").trim() } };
+}
+
+/** What a CLI client of a hand-built secured mesh holds: its key pair, and the keyring of nodes it trusts. */
+export interface ClientSecurity {
+  keys: CurveKeys;
+  keyring: Keyring;
+}
+
+/** `--curve-secret FILE --keyring DIR` on a client command (peers, ping): both or neither. */
+export function clientSecurity(secretFile: string | undefined, keyringDir: string | undefined): ClientSecurity | undefined {
+  const node = nodeCurve(secretFile, keyringDir);
+  if (!("curve" in node)) return undefined;
+  const { keyring, ...keys } = node.curve;
+  return { keys, keyring };
+}
+
+/**
+ * A client's CURVE options for one node: the node's public key comes from its card or its seed
+ * (`ENDPOINT#KEY`), and must be in the client's keyring; null when the client cannot dial it securely.
+ */
+export function curveFor(security: ClientSecurity | undefined, serverKey: string | undefined): { curve: CurveKeys & { serverKey: string } } | Record<string, never> | null {
+  if (!security) return {};
+  if (!serverKey || !security.keyring.has(serverKey)) return null;
+  return { curve: { ...security.keys, serverKey } };
+}
+
+/**
+ * The access policy of a secured node from `--policy FILE` (agents/access/policy.ts). Without CURVE a node
+ * cannot tell who sends a request, so a policy there is refused rather than silently not enforced.
+ */
+export function accessPolicy(policyFile: string | undefined, curve: ReturnType<typeof nodeCurve>, keyringDir: string | undefined, logger: Logger): AccessPolicy | undefined {
+  if (!policyFile) return undefined;
+  if (!("curve" in curve)) throw new CliError("--policy needs a secured node", EXIT.usage, "give --curve-secret FILE and --keyring DIR: without CURVE a node cannot tell which key sent a request");
+  try {
+    return new AccessPolicy({ file: policyFile, ownKey: curve.curve.publicKey, keyringDir, logger });
+  } catch (error) {
+    if (error instanceof PolicyError) throw new CliError(error.message, EXIT.dataError, `fix the policy file (docs/MANAGER.md, "Access policy"), or remove it to grant only the fleet's key`);
+    throw error;
+  }
 }

@@ -15,6 +15,7 @@ import { MultiHopError, type HopMode, type MultiHopResult } from "./answer/resul
 import { answerBySearch } from "./answer/answer-question.js";
 import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
+import { restrictOwnership } from "./ownership.js";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
@@ -89,8 +90,11 @@ export class Manager {
    * A multi-hop question, answered by the call-graph search: a traced path (with `to`, along the scope
    * graph's route). `mode: "planned"` instead delegates one task per hop along the route from `from` to `to`.
    */
-  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode } = {}): Promise<MultiHopResult> {
+  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode; scopes?: readonly string[] } = {}): Promise<MultiHopResult> {
     const graph = await this.scopeMap.current();
+    // A client limited by the access policy: the search sees only the scopes it may ask.
+    const scopes = options.scopes ?? this.directory.scopes();
+    const ownership = options.scopes ? restrictOwnership(this.scopeMap, new Set(options.scopes)) : this.scopeMap;
     const id = newTaskId();
     const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS;
     const storeHop = (hop: number, output: unknown) => {
@@ -104,9 +108,9 @@ export class Manager {
       result = await answerPlannedRoute(
         {
           managerId: node.id,
-          scopes: this.directory.scopes(),
+          scopes,
           graph,
-          ownership: this.scopeMap,
+          ownership,
           dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
           validate: (task, dispatched) => this.validate(task, dispatched),
           storeHop,
@@ -117,9 +121,9 @@ export class Manager {
       result = await answerBySearch(
         {
           managerId: node.id,
-          scopes: this.directory.scopes(),
+          scopes,
           graph,
-          ownership: this.scopeMap,
+          ownership,
           askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
           expand: async (scope, args, trail) => {
             const { result: expanded, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);

@@ -31,3 +31,18 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
   }
   return [];
 }
+
+/**
+ * Ownership seen through an access policy: scopes outside `allowed` own nothing, so a chain traced for a
+ * client never continues into a scope the client may not ask (agents/access/policy.ts).
+ */
+export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<string>): Ownership {
+  const keep = (scopes: readonly string[]) => scopes.filter((s) => allowed.has(s));
+  const { ownersOfPath, ownersUnder, callersOf } = ownership;
+  return {
+    ownersOf: (symbol) => keep(ownership.ownersOf(symbol)),
+    ...(ownersOfPath ? { ownersOfPath: (path: string) => keep(ownersOfPath.call(ownership, path)) } : {}),
+    ...(ownersUnder ? { ownersUnder: (dir: string) => keep(ownersUnder.call(ownership, dir)) } : {}),
+    ...(callersOf ? { callersOf: (symbol: string) => callersOf.call(ownership, symbol).filter((c) => allowed.has(c.scope)) } : {}),
+  };
+}

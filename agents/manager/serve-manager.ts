@@ -4,6 +4,8 @@ import type { MeshNode } from "../../bus/index.js";
 import { parseDelegatedTask } from "../protocol/index.js";
 import { toGraphJson } from "../../topology/index.js";
 import type { Manager } from "./manager.js";
+import { managerAuthorizer, type Refusal } from "../access/authorize.js";
+import { POLICY_OPS, type AccessPolicy } from "../access/policy.js";
 
 export const MANAGER_ROLE = "manager";
 
@@ -21,26 +23,41 @@ const skippedStepArgs = z.object({
   reason: z.string().min(1).max(2_000),
   linked_tasks: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/)).max(100),
 });
-const delegateArgs = z.object({ scope: z.string().min(1).max(64), task: z.unknown(), timeout_ms: z.number().int().positive().optional() });
+const delegateArgs = z.object({
+  scope: z.string().min(1).max(64),
+  task: z.unknown(),
+  timeout_ms: z.number().int().positive().optional(),
+  /** The plan this task is a step of: the access policy checks delegate_plan rather than delegate. */
+  plan: z.string().min(1).max(128).optional(),
+});
+const authorizeArgs = z.object({ op: z.enum(POLICY_OPS), scopes: z.array(z.string().min(1).max(64)).max(1_000) });
 
 function invalid(message: string): Error {
   return Object.assign(new Error(message), { code: "INVALID_TASK" });
 }
 
-export function serveManager(node: MeshNode, manager: Manager): void {
+/** An audit line for each request the access policy refused (its key by fingerprint-sized prefix only). */
+function auditRefusal(manager: Manager, refusal: Refusal): void {
+  const id = `refused-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  void manager.audit.append({ id, kind: "refused", at: new Date().toISOString(), op: refusal.op, scope: refusal.scope, key: refusal.principal ? `${refusal.principal.slice(0, 8)}…` : null, reason: refusal.reason });
+}
+
+export function serveManager(node: MeshNode, manager: Manager, access?: AccessPolicy): void {
+  if (access) node.authorize(managerAuthorizer(access, () => manager.directory.scopes(), (refusal) => auditRefusal(manager, refusal)));
   node.handle("agents", () => manager.listAgents());
   node.handle("topology", async () => {
     const graph = await manager.topology();
     return { graph: toGraphJson(graph), unresolved: manager.scopeMap.unresolved.length };
   });
-  node.handle("ask", async (args) => {
+  node.handle("ask", async (args, context) => {
     const parsed = askArgs.safeParse(args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw invalid(`invalid ask: ${issue?.path.length ? `${issue.path.join(".")}: ` : ""}${issue?.message ?? "?"}`);
     }
     const { question, from, to, max_hops: maxHops, mode } = parsed.data;
-    return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}) });
+    const scopes = access ? { scopes: access.scopesFor(context.principal, "ask", manager.directory.scopes()) } : {};
+    return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}), ...scopes });
   });
   // A client that gives up (CANCEL on the bus) cancels the task on its worker too.
   node.handle("delegate", async (args, context) => {
@@ -55,6 +72,12 @@ export function serveManager(node: MeshNode, manager: Manager): void {
     if (!parsed.success) throw invalid(`invalid skipped_step: ${parsed.error.issues[0]?.message ?? "?"}`);
     await manager.recordSkippedStep(parsed.data);
     return { recorded: parsed.data.id };
+  });
+  // The access policy has already checked the op on every scope listed (a refusal is a NACK): say so.
+  node.handle("authorize", (args) => {
+    const parsed = authorizeArgs.safeParse(args);
+    if (!parsed.success) throw invalid(`invalid authorize: ${parsed.error.issues[0]?.message ?? "?"}`);
+    return { allowed: true, op: parsed.data.op, scopes: parsed.data.scopes };
   });
   node.handle("trace", async (args) => manager.audit.find(String((args as { id?: unknown })?.id ?? "")));
   node.handle("metrics", () => manager.metrics.snapshot());

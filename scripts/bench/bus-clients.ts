@@ -1,7 +1,8 @@
 // The two clients the bus benchmark compares, behind one interface: a raw zeromq DEALER and a MeshNode.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Dealer } from "zeromq";
-import { MeshNode } from "../../bus/index.js";
+import { Keyring, MeshNode } from "../../bus/index.js";
+import type { BenchCurve } from "./bus-run.js";
 import { ECHO_OP, type ReadyLine, type ServerMode } from "./bus-echo.js";
 
 /** Generous: a pipelined window of requests queues behind each other, and the machine is shared. */
@@ -31,7 +32,7 @@ interface Waiter {
  */
 class RawEchoClient implements EchoClient {
   readonly mode = "raw";
-  private readonly socket = new Dealer({ linger: RAW_LINGER_MS });
+  private readonly socket: Dealer;
   private readonly waiters: Waiter[] = [];
   private readonly reader: Promise<void>;
   /** Requests accepted by call() but not yet handed to the socket (one send at a time in zeromq.js). */
@@ -41,7 +42,10 @@ class RawEchoClient implements EchoClient {
   constructor(
     endpoint: string,
     private readonly payload: Buffer,
+    curve?: BenchCurve,
   ) {
+    const secured = curve ? { curveServerKey: curve.server.publicKey, curvePublicKey: curve.client.publicKey, curveSecretKey: curve.client.secretKey } : {};
+    this.socket = new Dealer({ linger: RAW_LINGER_MS, ...secured });
     this.socket.connect(endpoint);
     this.reader = this.readReplies().catch((error: unknown) => this.failAll(error instanceof Error ? error : new Error(String(error))));
   }
@@ -123,8 +127,8 @@ async function waitUntilAlive(node: MeshNode, peerId: string): Promise<void> {
 }
 
 /** A raw client whose first round trip has already succeeded (so the connection is up). */
-export async function connectRawClient(server: ReadyLine, body: string): Promise<EchoClient> {
-  const client = new RawEchoClient(server.endpoint, Buffer.from(body, "utf8"));
+export async function connectRawClient(server: ReadyLine, body: string, curve?: BenchCurve): Promise<EchoClient> {
+  const client = new RawEchoClient(server.endpoint, Buffer.from(body, "utf8"), curve);
   let timer: NodeJS.Timeout | undefined;
   // The raw socket has no deadline of its own: a server that never answers must not hang the run.
   const late = new Promise<never>((_, reject) => {
@@ -145,8 +149,10 @@ export async function connectRawClient(server: ReadyLine, body: string): Promise
  * A mesh client that joined through the server as its seed, saw it alive, and completed one echo.
  * It binds its own inbox on `bind` (the server dials back there for HELLO and pings only).
  */
-export async function connectMeshClient(server: ReadyLine, body: string, bind: string): Promise<EchoClient & { counters: Record<string, number> }> {
-  const node = new MeshNode({ id: MESH_CLIENT_ID, role: "bench", bind, seeds: [server.endpoint] });
+export async function connectMeshClient(server: ReadyLine, body: string, bind: string, curve?: BenchCurve): Promise<EchoClient & { counters: Record<string, number> }> {
+  const secured = curve ? { curve: { ...curve.client, keyring: new Keyring([curve.server.publicKey, curve.client.publicKey]) } } : {};
+  const seed = curve ? `${server.endpoint}#${curve.server.publicKey}` : server.endpoint;
+  const node = new MeshNode({ id: MESH_CLIENT_ID, role: "bench", bind, seeds: [seed], ...secured });
   const client = new MeshEchoClient(node, server.id, body);
   try {
     await node.start();

@@ -26,9 +26,19 @@ export interface TransportBlock {
   rounds: Record<ServerMode, ModeFigures[]>;
 }
 
+/** What CURVE costs: each side's curve figure ÷ its plain tcp figure, both from this run. */
+export interface CurveCost {
+  raw_rtt_p50: number;
+  mesh_rtt_p50: number;
+  raw_rps: number;
+  mesh_rps: number;
+}
+
 export type BusBenchResult = TransportBlock & {
   benchmark: "bus";
   ipc: TransportBlock;
+  curve: TransportBlock;
+  curve_cost: CurveCost;
   config: Record<string, unknown>;
 } & BenchEnvironment;
 
@@ -87,11 +97,23 @@ export function transportBlock(run: TransportRun): TransportBlock {
   };
 }
 
+export function curveCost(blocks: Record<Transport, TransportBlock>): CurveCost {
+  const { tcp, curve } = blocks;
+  return {
+    raw_rtt_p50: ratio(curve.raw_rtt_p50_us, tcp.raw_rtt_p50_us, 2),
+    mesh_rtt_p50: ratio(curve.rtt_p50_us, tcp.rtt_p50_us, 2),
+    raw_rps: ratio(curve.raw_rps, tcp.raw_rps, 2),
+    mesh_rps: ratio(curve.rps, tcp.rps, 2),
+  };
+}
+
 export function buildResult(blocks: Record<Transport, TransportBlock>, config: BusBenchConfig): BusBenchResult {
   return {
     benchmark: "bus",
     ...blocks.tcp,
     ipc: blocks.ipc,
+    curve: blocks.curve,
+    curve_cost: curveCost(blocks),
     config: {
       quick: config.quick,
       rounds: config.rounds,
@@ -125,5 +147,10 @@ export function formatResultTable(blocks: Record<Transport, TransportBlock>): st
       cpuRow(transport, "server CPU per request (µs)", block.cpu_us_per_request.raw_server, block.cpu_us_per_request.server),
     );
   }
+  const cost = curveCost(blocks);
+  rows.push(
+    ["curve ÷ tcp", "RTT p50", `${cost.raw_rtt_p50.toFixed(2)}×`, `${cost.mesh_rtt_p50.toFixed(2)}×`, "", "(the cost of CURVE)"],
+    ["curve ÷ tcp", "pipelined req/s", `${cost.raw_rps.toFixed(2)}×`, `${cost.mesh_rps.toFixed(2)}×`, "", "(the cost of CURVE)"],
+  );
   return formatTable(["transport", "metric", "raw", "mesh", "mesh/raw", "target"], rows);
 }

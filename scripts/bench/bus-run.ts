@@ -8,9 +8,17 @@ import { echoBody, type ServerMode } from "./bus-echo.js";
 import { measurePipelined, measureSequential } from "./bus-measure.js";
 import { spawnServer, type ServerProcess } from "./bus-server-process.js";
 import { processCpuMicros } from "./stats.js";
+import { newCurveKeys, type CurveKeys } from "../../bus/index.js";
 
-export type Transport = "tcp" | "ipc";
-export const TRANSPORTS: readonly Transport[] = ["tcp", "ipc"];
+/** Throwaway key pairs of one curve run: the server's and the client's, each admitting the other. */
+export interface BenchCurve {
+  server: CurveKeys;
+  client: CurveKeys;
+}
+
+/** "curve": tcp with CURVE on both sides (PROTOCOL.md §11a): raw zeromq CURVE sockets, and secured mesh nodes. */
+export type Transport = "tcp" | "ipc" | "curve";
+export const TRANSPORTS: readonly Transport[] = ["tcp", "ipc", "curve"];
 /** Loopback only, ephemeral port: the OS picks a free one and the server reports it. */
 const TCP_BIND = "tcp://127.0.0.1:*";
 
@@ -86,16 +94,17 @@ export async function runTransport(transport: Transport, config: BusBenchConfig,
   process.once("exit", removeIpcDir);
   const bindFor = (name: string) => (ipcDir === undefined ? TCP_BIND : `ipc://${join(ipcDir, `${name}.sock`)}`);
   const body = echoBody(config.bodyBytes);
+  const curve: BenchCurve | undefined = transport === "curve" ? { server: newCurveKeys(), client: newCurveKeys() } : undefined;
   const servers: ServerProcess[] = [];
   const clients: EchoClient[] = [];
   try {
-    const rawServer = await spawnServer("raw", bindFor("raw-server"));
+    const rawServer = await spawnServer("raw", bindFor("raw-server"), curve);
     servers.push(rawServer);
-    const meshServer = await spawnServer("mesh", bindFor("mesh-server"));
+    const meshServer = await spawnServer("mesh", bindFor("mesh-server"), curve);
     servers.push(meshServer);
-    const raw = await connectRawClient(rawServer.ready, body);
+    const raw = await connectRawClient(rawServer.ready, body, curve);
     clients.push(raw);
-    const mesh = await connectMeshClient(meshServer.ready, body, bindFor("mesh-client"));
+    const mesh = await connectMeshClient(meshServer.ready, body, bindFor("mesh-client"), curve);
     clients.push(mesh);
     log(`${transport}: raw server ${rawServer.ready.endpoint} (pid ${rawServer.ready.pid}), mesh server ${meshServer.ready.endpoint} (pid ${meshServer.ready.pid}); warming up`);
     for (const client of clients) await warmUp(client, config);

@@ -4,6 +4,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { isReadyLine, type ReadyLine, type ServerMode } from "./bus-echo.js";
+import type { BenchCurve } from "./bus-run.js";
+
+/** The curve keys reach the server in its environment, not on its command line (which `ps` shows). */
+export const BENCH_CURVE_ENV = "LATTICE_BENCH_CURVE";
 
 const SERVER_SCRIPT = fileURLToPath(new URL("./bus-server.js", import.meta.url));
 /** Node start-up plus loading zeromq and binding: seconds on a loaded machine, never tens. */
@@ -53,10 +57,11 @@ function waitForReady(child: ChildProcess, stderrTail: () => string): Promise<Re
   });
 }
 
-export async function spawnServer(mode: ServerMode, bind: string): Promise<ServerProcess> {
+export async function spawnServer(mode: ServerMode, bind: string, curve?: BenchCurve): Promise<ServerProcess> {
   // The parent's Node flags carry over (as with child_process.fork), so `node --cpu-prof bus.js` profiles the servers too.
   const args = [...process.execArgv, SERVER_SCRIPT, "--mode", mode, "--bind", bind];
-  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const env = curve ? { ...process.env, [BENCH_CURVE_ENV]: JSON.stringify(curve) } : process.env;
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], env });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   // "error" without "exit" is how a failed spawn ends; either way the child is no longer running.

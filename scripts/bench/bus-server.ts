@@ -6,7 +6,9 @@
 import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Router } from "zeromq";
-import { MeshNode } from "../../bus/index.js";
+import { Keyring, MeshNode } from "../../bus/index.js";
+import type { BenchCurve } from "./bus-run.js";
+import { BENCH_CURVE_ENV } from "./bus-server-process.js";
 import { ECHO_OP, type ReadyLine, type ServerMode } from "./bus-echo.js";
 
 /** The mesh server's node id; the client learns it from the ready line rather than assuming it. */
@@ -21,8 +23,11 @@ interface RunningServer {
 }
 
 /** Raw baseline: a ROUTER that sends every [identity, payload] straight back. */
-async function startRawServer(bind: string): Promise<RunningServer> {
-  const router = new Router({ linger: RAW_LINGER_MS });
+async function startRawServer(bind: string, curve: BenchCurve | undefined): Promise<RunningServer> {
+  // With CURVE: a CURVE server without a ZAP handler (libzmq then admits any client key), the cost of
+  // the encryption alone.
+  const secured = curve ? { curveServer: true, curveSecretKey: curve.server.secretKey, curvePublicKey: curve.server.publicKey } : {};
+  const router = new Router({ linger: RAW_LINGER_MS, ...secured });
   await router.bind(bind);
   const served = (async () => {
     for await (const [identity, payload] of router) {
@@ -42,8 +47,9 @@ async function startRawServer(bind: string): Promise<RunningServer> {
 }
 
 /** Mesh case: a full MeshNode whose `echo` handler returns its args. */
-async function startMeshServer(bind: string): Promise<RunningServer> {
-  const node = new MeshNode({ id: BENCH_SERVER_ID, role: "bench", bind });
+async function startMeshServer(bind: string, curve: BenchCurve | undefined): Promise<RunningServer> {
+  const secured = curve ? { curve: { ...curve.server, keyring: new Keyring([curve.server.publicKey, curve.client.publicKey]) } } : {};
+  const node = new MeshNode({ id: BENCH_SERVER_ID, role: "bench", bind, ...secured });
   node.handle(ECHO_OP, (args) => args);
   await node.start();
   return { id: node.id, endpoint: node.endpoint, stop: () => node.stop() };
@@ -72,7 +78,9 @@ function shutdownRequested(): Promise<string> {
 
 async function main(): Promise<void> {
   const { mode, bind } = parseServerArgs();
-  const server = mode === "raw" ? await startRawServer(bind) : await startMeshServer(bind);
+  const curveText = process.env[BENCH_CURVE_ENV];
+  const curve = curveText ? (JSON.parse(curveText) as BenchCurve) : undefined;
+  const server = mode === "raw" ? await startRawServer(bind, curve) : await startMeshServer(bind, curve);
   const ready: ReadyLine = { event: "ready", mode, id: server.id, endpoint: server.endpoint, pid: process.pid };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   await shutdownRequested();

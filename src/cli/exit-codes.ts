@@ -13,6 +13,8 @@ export const EXIT = Object.freeze({
   internal: 70,
   /** A deadline passed before an answer came (EX_TEMPFAIL). */
   timeout: 75,
+  /** The mesh refused this key: not in its keyring, or not granted the op on that scope (EX_NOPERM). */
+  forbidden: 77,
 });
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

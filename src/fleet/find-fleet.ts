@@ -7,6 +7,7 @@ import { fleetClientCurve } from "../security.js";
 import { fleetDirFor, headlessFleets, pidAlive, readFleet, runningFleets, type FleetManifest } from "./fleet-dir.js";
 
 export const FLEET_REQUEST_TIMEOUT_MS = 120_000;
+export const UNAUTHORIZED_HINT = "the fleet admits keys in its keyring (mesh keys list) and grants them ops on scopes in mesh-policy.json (docs/MANAGER.md, \"Access policy\")";
 
 /** A fleet whose workers run without their manager: say so, and how to get it back, rather than "no fleet". */
 function lostManager(fleet: FleetManifest, workersAlive: number): CliError {
@@ -50,6 +51,7 @@ export async function askManager(fleet: FleetManifest, op: string, args: unknown
   } catch (error) {
     const e = error as Error & { code?: string };
     if (e.name === "TimeoutError") throw new CliError(`the manager did not answer ${op} within ${timeoutMs / 1000} s`, EXIT.timeout);
+    if (e.code === "unauthorized") throw new CliError(`${op} refused: ${e.message.replace(/^unauthorized: /, "")}`, EXIT.forbidden, UNAUTHORIZED_HINT);
     if (e.name === "RemoteError" || e.name === "NackError") throw new CliError(`${op} failed: ${e.message}`, EXIT.failed);
     throw new CliError(`cannot reach the fleet's manager at ${manager.endpoint}: ${e.message}`, EXIT.unavailable, "restart the fleet with `mesh up ROOT`");
   } finally {

@@ -2,7 +2,7 @@
 // ROOT, or the only one running, found again on every call (a fleet started, restarted or stopped
 // meanwhile is seen at the next call), with one bus client per manager endpoint while it stays the same.
 import type { Logger } from "pino";
-import { MeshClient } from "../../bus/index.js";
+import { AuthRefusedError, MeshClient } from "../../bus/index.js";
 import { findFleet } from "./find-fleet.js";
 import { fleetClientCurve } from "../security.js";
 import type { FleetManifest } from "./fleet-dir.js";
@@ -39,7 +39,13 @@ export class FleetLink {
       this.client = new MeshClient({ endpoint, timeoutMs: MCP_REQUEST_TIMEOUT_MS, attempts: 1, logger: this.logger, ...fleetClientCurve(dir) });
       this.endpoint = endpoint;
     }
-    return (this.client as MeshClient).request(op, args, { timeoutMs: options.timeoutMs ?? MCP_REQUEST_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) });
+    try {
+      return await (this.client as MeshClient).request(op, args, { timeoutMs: options.timeoutMs ?? MCP_REQUEST_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      // A refused key ends that connection for good: the next call dials again (the key may be admitted by then).
+      if (error instanceof AuthRefusedError) await this.close();
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
 // on the same root keeps what is healthy and restarts only what died or whose index changed.
 import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { MANAGER_ROLE } from "../../agents/manager/serve-manager.js";
@@ -17,6 +17,7 @@ import { fleetDirFor, fleetPaths, pidAlive, readFleet, writeFleet, type FleetMan
 import { launch, terminate } from "./launch.js";
 import { launchPolicy, runPool } from "./launch-policy.js";
 import { fleetClientCurve, fleetSecurity } from "../security.js";
+import { POLICY_FILE } from "../../agents/access/policy.js";
 
 export const SCOPES_FILE_IN_ROOT = "mesh-scopes.json";
 const ROUTABLE_TIMEOUT_MS = 60_000;
@@ -102,7 +103,9 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   if (manager) reused.push(manager.id);
   // Every process of the fleet, and the CLI talking to it, uses the fleet's CURVE key (PROTOCOL.md §11a).
   const security = fleetSecurity(paths.dir);
-  const secured = ["--curve-secret", security.secretFile, "--keyring", security.keyringDir];
+  // The access policy beside the scopes file (or in the root), read again by every process when it changes.
+  const policyFile = join(options.scopesFile ? dirname(resolve(options.scopesFile)) : root, POLICY_FILE);
+  const secured = ["--curve-secret", security.secretFile, "--keyring", security.keyringDir, "--policy", policyFile];
   const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info", ...secured];
   const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
   // Scopes are checked (or indexed) one after another while the pool already boots the workers of the

@@ -58,6 +58,8 @@ function hintFor(code: string): string | undefined {
       return "nothing ran; fix the plan and call delegate_plan again";
     case "DELEGATION_DEPTH_EXCEEDED":
       return "nothing ran; at that depth, do the work inline (seed 004)";
+    case "unauthorized":
+      return "the fleet's access policy (mesh-policy.json) does not grant this key that op on that scope, or its keyring does not admit the key; see `mesh keys list`";
     case "cancelled":
       return "the call was cancelled; the task was cancelled on its worker";
     default:

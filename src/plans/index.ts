@@ -24,8 +24,11 @@ export function newPlanId(): string {
 export async function delegatePlan(target: PlanFleet, value: unknown, options: { signal?: AbortSignal; onProgress?: (counts: Record<StepStatus, number>, event: string) => void } = {}): Promise<PlanResult> {
   const plan = parsePlan(value, target.scopes.map((s) => s.name));
   const chosen = chooseStrategy(plan);
-  return runPlan(plan, newPlanId(), chosen, {
-    delegate: (scope, task, signal) => delegateTask(target.dir, target.fleet, target.scopes, scope, task, (args) => target.request("delegate", args, signal)) as Promise<DelegationOutcome>,
+  const planId = newPlanId();
+  // Checked whole against the access policy before any step runs: a refused scope is a NACK `unauthorized`.
+  await target.request("authorize", { op: "delegate_plan", scopes: [...new Set(plan.tasks.map((t) => t.scope))] }, options.signal);
+  return runPlan(plan, planId, chosen, {
+    delegate: (scope, task, signal) => delegateTask(target.dir, target.fleet, target.scopes, scope, task, (args) => target.request("delegate", { ...(args as object), plan: planId }, signal)) as Promise<DelegationOutcome>,
     recordSkipped: async (step) => void (await target.request("skipped_step", step)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -31,7 +31,7 @@ function expectFigures(block: Record<string, unknown>): void {
 }
 
 describe("bus benchmark (quick)", () => {
-  it("prints one JSON object with raw and mesh figures for tcp and ipc, and writes the same to its file", { timeout: QUICK_RUN_TIMEOUT_MS }, async () => {
+  it("prints one JSON object with raw and mesh figures for tcp, ipc and tcp with CURVE, and writes the same to its file", { timeout: QUICK_RUN_TIMEOUT_MS }, async () => {
     expect(existsSync(BENCH_SCRIPT), `${BENCH_SCRIPT} is missing: run \`npm run build\` first`).toBe(true);
     const out = join(outDir, "bus.json");
     // A private TMPDIR for the run, so the check that its ipc folder is gone sees no one else's.
@@ -46,6 +46,9 @@ describe("bus benchmark (quick)", () => {
     const result = JSON.parse(stdout) as Record<string, unknown>; // throws unless stdout is exactly one JSON value
     expectFigures(result);
     expectFigures(result["ipc"] as Record<string, unknown>);
+    expectFigures(result["curve"] as Record<string, unknown>);
+    const cost = result["curve_cost"] as Record<string, number>;
+    for (const key of ["raw_rtt_p50", "mesh_rtt_p50", "raw_rps", "mesh_rps"]) expect(cost[key], `curve_cost.${key}`).toBeGreaterThan(0);
     expect(result["config"]).toMatchObject({ quick: true, body_bytes: 1024 });
     const config = result["config"] as Record<string, number>;
     for (const key of ["rounds", "sequential_requests", "pipelined_requests", "window"]) expect(config[key], key).toBeGreaterThan(0);

@@ -3,19 +3,27 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Keyring, newCurveKeys } from "../../bus/index.js";
 import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/interop/python_member.py", import.meta.url));
 const PYTHON = "/usr/bin/python3";
 // .ci/run installs Debian's python3-zmq and python3-msgpack; a developer machine may lack them.
 const available = spawnSync(PYTHON, ["-c", "import zmq, msgpack"]).status === 0;
+// A secured member also needs CURVE in libzmq and X25519 from python3-cryptography (§11b).
+const securable = available && spawnSync(PYTHON, ["-c", "import zmq, cryptography; assert zmq.has('curve')"]).status === 0;
 
 const nodes = new NodeSet();
 const children: ChildProcess[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   await nodes.stopAll();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(!available)("a Python member written from PROTOCOL.md", () => {
@@ -58,5 +66,27 @@ describe.skipIf(!available)("a Python member written from PROTOCOL.md", () => {
     // It said bye: the seed marks it leaving at once (no longer alive, no longer gossiped).
     await expect.poll(() => seed.peers().find((p) => p.card.id === "py2")?.state ?? "gone").toMatch(/^(leaving|gone)$/);
     expect(aliveIds(seed)).toEqual([]);
+  });
+
+  it.skipIf(!securable)("joins a secured mesh from §11a and §11b: CURVE with its own ZAP handler, and a client request signed with auth", { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mesh-py-curve-"));
+    dirs.push(dir);
+    const [a, b, py] = [newCurveKeys(), newCurveKeys(), newCurveKeys()];
+    for (const [name, keys] of Object.entries({ a, b, py })) writeFileSync(join(dir, `${name}.pub`), `${keys.publicKey}\n`);
+    writeFileSync(join(dir, "py.key"), JSON.stringify(py), { mode: 0o600 });
+    const seed = await nodes.start({ id: "ts-sec-a", ...FAST_LIVENESS, curve: { ...a, keyring: Keyring.fromDir(dir) } });
+    const other = await nodes.start({ id: "ts-sec-b", ...FAST_LIVENESS, curve: { ...b, keyring: Keyring.fromDir(dir) }, seeds: [`${seed.endpoint}#${a.publicKey}`] });
+    const child = spawn(PYTHON, [SCRIPT, "--id", "pysec", "--seed", `${seed.endpoint}#${a.publicKey}`, "--curve", join(dir, "py.key"), "--keyring", dir], { stdio: ["ignore", "pipe", "inherit"] });
+    children.push(child);
+    const events: Record<string, unknown>[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => events.push(JSON.parse(line) as Record<string, unknown>));
+    await expect.poll(() => aliveIds(seed), { timeout: 10_000 }).toEqual(["pysec", "ts-sec-b"]);
+    await expect.poll(() => aliveIds(other), { timeout: 10_000 }).toEqual(["pysec", "ts-sec-a"]);
+    expect(seed.peerCard("pysec")?.curve_key).toBe(py.publicKey);
+    // The TypeScript nodes dial it through its own ZAP handler.
+    await expect(other.request("pysec", "echo", { s: "secured" })).resolves.toEqual({ s: "secured" });
+    // Its client request, signed as §11b says, was served (a bad MAC would have been NACKed unauthorized).
+    await expect.poll(() => events.find((e) => e["corr"] === "auth.1"), { timeout: 10_000 }).toMatchObject({ event: "reply", body: { result: { id: "ts-sec-a" } } });
+    expect(seed.stats.snapshot()["unauthorized"] ?? 0).toBe(0);
   });
 });

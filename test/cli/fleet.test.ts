@@ -104,6 +104,11 @@ describe("a fleet through the CLI", () => {
     for (const text of [...printed, ...written]) expect(text).not.toContain(secretKey);
     // The public key does travel: in the cards of the registry.
     expect(written.some((text) => text.includes(publicKey))).toBe(true);
+    const keys = JSON.parse((await mesh("keys", "list", "--json")).stdout) as { keys: { name: string; key: string; fleet_key: boolean }[] };
+    expect(keys.keys).toEqual([expect.objectContaining({ name: "fleet", key: publicKey, fleet_key: true })]);
+    const revokeOwn = await mesh("keys", "revoke", "fleet");
+    expect(revokeOwn.code).toBe(64);
+    expect(revokeOwn.stderr).toMatch(/the fleet's own key/);
     const plain = new MeshClient({ endpoint: fleetFile().manager?.endpoint ?? "", timeoutMs: 800, attempts: 1 });
     try {
       await expect(plain.request("agents", {})).rejects.toMatchObject({ name: "TimeoutError" });

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../../delegation.js";
 import { FleetLink } from "../../fleet/fleet-link.js";
 import { delegatePlan, PlanError } from "../../plans/index.js";
-import { askManager, findFleet } from "../../fleet/find-fleet.js";
+import { askManager, findFleet, UNAUTHORIZED_HINT } from "../../fleet/find-fleet.js";
 import { createLogger } from "../../logging.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { overlaysOption } from "../overlays-option.js";
@@ -89,6 +89,7 @@ async function runPlanFile(file: string, root: string | undefined, json: boolean
       { signal: controller.signal, onProgress: (counts, event) => process.stderr.write(`plan: ${event} — ${counts.completed} done, ${counts.running} running, ${counts.waiting} waiting${counts.failed + counts.blocked + counts.cancelled > 0 ? `, ${counts.failed} failed, ${counts.blocked} blocked, ${counts.cancelled} cancelled` : ""}\n`) },
     ).catch((error: unknown) => {
       if (error instanceof PlanError) throw new CliError(`${error.message} (${error.code})`, EXIT.dataError, "nothing ran; fix the plan and run it again");
+      if ((error as { code?: unknown }).code === "unauthorized") throw new CliError(`plan refused, nothing ran: ${(error as Error).message.replace(/^unauthorized: /, "")}`, EXIT.forbidden, UNAUTHORIZED_HINT);
       throw error;
     });
     if (json) printJson(result);

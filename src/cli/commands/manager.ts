@@ -6,7 +6,7 @@ import { createLogger } from "../../logging.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
-import { nodeCurve } from "../../security.js";
+import { accessPolicy, nodeCurve } from "../../security.js";
 
 export const HELP = `Usage: mesh manager --audit DIR (--seed ENDPOINT... | --registry DIR) [--root DIR] [--id ID]
 
@@ -21,13 +21,14 @@ Options:
   --registry DIR    local registry directory
   --curve-secret FILE  CURVE: this node's key pair (a 0600 file; mesh keys gen)
   --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
+  --policy FILE        the access policy (mesh-policy.json) of a secured node, read again on change
   --seed ENDPOINT   a node of the mesh (repeatable)
   --id ID           node id (default manager-PID)
   --bind ENDPOINT   inbox address (default tcp://127.0.0.1:*)
   --log-level LEVEL (default info)
   -h, --help        show this help`;
 
-const OPTIONS = { "curve-secret": { type: "string" }, keyring: { type: "string" }, audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
+const OPTIONS = { "curve-secret": { type: "string" }, policy: { type: "string" }, keyring: { type: "string" }, audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
@@ -38,17 +39,19 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.audit) throw new CliError("--audit DIR is required", EXIT.usage);
   if (!values.seed?.length && !values.registry) throw new CliError("give --seed ENDPOINT or --registry DIR so the manager can find the workers", EXIT.usage);
   const logger = createLogger(logLevelOf(values["log-level"], "info"));
+  const curve = nodeCurve(values["curve-secret"], values.keyring);
+  const access = accessPolicy(values.policy, curve, values.keyring, logger);
   const node = new MeshNode({
     id: values.id ?? `manager-${process.pid}`,
     role: MANAGER_ROLE,
     seeds: values.seed ?? [],
     ...(values.registry ? { registryDir: values.registry } : {}),
     ...(values.bind ? { bind: values.bind } : {}),
-    ...nodeCurve(values["curve-secret"], values.keyring),
+    ...curve,
     logger,
   });
   const manager = new Manager({ node, auditDir: values.audit, ...(values.root ? { root: values.root } : {}), logger });
-  serveManager(node, manager);
+  serveManager(node, manager, access);
   const stopped = stopOnSignals(() => node.stop(), logger);
   await node.start();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid });

@@ -2,6 +2,7 @@
 // the ops task, ask and references until SIGINT/SIGTERM.
 import { DEFAULT_MAX_FRAME_BYTES, MeshNode } from "../../../bus/index.js";
 import { serveWorker, workerMeta, WORKER_ROLE } from "../../../agents/worker/worker.js";
+import { workerAuthorizer } from "../../../agents/access/authorize.js";
 import { knowledgeFromPgc } from "../../../agents/worker/pgc-knowledge.js";
 import { createPgcExecutor } from "../../../agents/worker/pgc-executor.js";
 import type { ScopeInfo } from "../../../agents/worker/executor.js";
@@ -10,7 +11,7 @@ import { loadPgc } from "../../pgc-loader.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
-import { nodeCurve } from "../../security.js";
+import { accessPolicy, nodeCurve } from "../../security.js";
 import { buildExecutor, buildKnowledge } from "../worker-parts.js";
 
 export const HELP = `Usage: mesh worker --scope NAME --root DIR [--scope-path PREFIX]... (--seed ENDPOINT... | --registry DIR) [options]
@@ -28,6 +29,7 @@ Options:
   --registry DIR        local registry directory (zero-config discovery on one machine)
   --curve-secret FILE  CURVE: this node's key pair (a 0600 file; mesh keys gen)
   --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
+  --policy FILE        the access policy (mesh-policy.json) of a secured node, read again on change
   --bind ENDPOINT       inbox address (default tcp://127.0.0.1:*)
   --advertise ENDPOINT  endpoint to publish when peers must dial another address
   --dial ROLE           connect on hearsay (registry, gossip) only to peers of this role (repeatable;
@@ -43,6 +45,7 @@ Options:
 
 const OPTIONS = {
   "curve-secret": { type: "string" },
+  policy: { type: "string" },
   keyring: { type: "string" },
   scope: { type: "string" },
   root: { type: "string" },
@@ -69,6 +72,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.scope || !values.root) throw new CliError("--scope and --root are required", EXIT.usage, "for example: mesh worker --scope mm --root ~/linux --scope-path mm/ --registry /tmp/mesh");
   if (!values.seed?.length && !values.registry) throw new CliError("give --seed ENDPOINT or --registry DIR so the worker can join a mesh", EXIT.usage);
   const logger = createLogger(logLevelOf(values["log-level"], "info"));
+  const curve = nodeCurve(values["curve-secret"], values.keyring);
+  const access = accessPolicy(values.policy, curve, values.keyring, logger);
   const scopePaths = values["scope-path"] ?? [];
   const pgc = await loadPgc({ scope: values.scope, root: values.root, scopePaths, cacheRoot: values.cache, rebuild: values.rebuild }, logger);
   const scope: ScopeInfo = { name: values.scope, root: pgc.root, paths: scopePaths };
@@ -83,11 +88,13 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.advertise ? { advertise: values.advertise } : {}),
     ...(values.dial?.length ? { dialRoles: values.dial } : {}),
     meta: workerMeta(scope, knowledge, executor),
-    ...nodeCurve(values["curve-secret"], values.keyring),
+    ...curve,
     maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
     logger,
   });
   serveWorker({ node, scope, knowledge, executor, logger });
+  // Requests sent to this worker directly are checked against the fleet's policy again (its manager holds the fleet key).
+  if (access) node.authorize(workerAuthorizer(access, scope.name, (refusal) => logger.warn({ audit: "refused", ...refusal, principal: refusal.principal?.slice(0, 8) }, "refused by the access policy")));
   const stopped = stopOnSignals(() => node.stop(), logger);
   try {
     await node.start();
