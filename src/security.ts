@@ -27,11 +27,18 @@ export function writeKeyPair(dir: string, name: string, keys: CurveKeys = newCur
 export function readKeyPair(file: string): CurveKeys {
   let mode: number;
   let parsed: Partial<CurveKeys>;
+  let text: string;
   try {
     mode = statSync(file).mode;
-    parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<CurveKeys>;
+    text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new CliError(`cannot read the CURVE key file ${file}: ${(error as Error).message}`, EXIT.dataError, "create one with `mesh keys gen NAME --dir DIR`");
+    throw new CliError(`cannot read the CURVE key file ${file}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`, EXIT.dataError, "create one with `mesh keys gen NAME --dir DIR`");
+  }
+  try {
+    parsed = JSON.parse(text) as Partial<CurveKeys>;
+  } catch {
+    // Not the parser's message: it quotes the text, which may be a secret.
+    throw new CliError(`${file} is not a CURVE key file (JSON with publicKey and secretKey)`, EXIT.dataError, "create one with `mesh keys gen NAME --dir DIR`");
   }
   if ((mode & 0o077) !== 0) throw new CliError(`the CURVE key file ${file} may be read by others (mode ${(mode & 0o777).toString(8)})`, EXIT.dataError, `chmod 600 ${file}`);
   if (typeof parsed.publicKey !== "string" || typeof parsed.secretKey !== "string") throw new CliError(`${file} is not a CURVE key file (no publicKey and secretKey)`, EXIT.dataError);

@@ -1,7 +1,7 @@
 // The CLI surface of the bus, run as a user would: real `mesh` processes, real exit codes.
 import { afterEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -76,6 +76,13 @@ describe("mesh node / peers / ping", () => {
       expect((await mesh("keys", "add", name, join(keys, `${name}.pub`), "--keyring", ring)).code).toBe(0);
     }
     expect((await mesh("keys", "gen", "a", "--dir", keys)).code).toBe(65); // never overwritten
+    // A key file that is not one: the error names the file, never its text (it may be a bare secret).
+    const bare = join(dir, "bare.key");
+    writeFileSync(bare, "x2BK78@r1XD7Z8hC{L(V3A-YuFU#*bV$4i3s0<[!", { mode: 0o600 });
+    const bad = await mesh("node", "--id", "bad", "--curve-secret", bare, "--keyring", keys);
+    expect(bad.code).toBe(65);
+    expect(bad.stderr).toMatch(/is not a CURVE key file/);
+    expect(bad.stderr).not.toContain("x2BK78");
     expect(statSync(ring).mode & 0o777).toBe(0o700);
     const listed = JSON.parse((await mesh("keys", "list", "--keyring", ring, "--json")).stdout) as { keys: { name: string }[] };
     expect(listed.keys.map((k) => k.name)).toEqual(["a", "b", "me"]);
