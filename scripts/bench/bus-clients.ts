@@ -149,10 +149,10 @@ export async function connectRawClient(server: ReadyLine, body: string, curve?: 
  * A mesh client that joined through the server as its seed, saw it alive, and completed one echo.
  * It binds its own inbox on `bind` (the server dials back there for HELLO and pings only).
  */
-export async function connectMeshClient(server: ReadyLine, body: string, bind: string, curve?: BenchCurve): Promise<EchoClient & { counters: Record<string, number> }> {
+export async function connectMeshClient(server: ReadyLine, body: string, bind: string, curve?: BenchCurve, id = MESH_CLIENT_ID): Promise<EchoClient & { counters: Record<string, number> }> {
   const secured = curve ? { curve: { ...curve.client, keyring: new Keyring([curve.server.publicKey, curve.client.publicKey]) } } : {};
   const seed = curve ? `${server.endpoint}#${curve.server.publicKey}` : server.endpoint;
-  const node = new MeshNode({ id: MESH_CLIENT_ID, role: "bench", bind, seeds: [seed], ...secured });
+  const node = new MeshNode({ id, role: "bench", bind, seeds: [seed], ...secured });
   const client = new MeshEchoClient(node, server.id, body);
   try {
     await node.start();

@@ -52,6 +52,11 @@ export interface TransportRun {
   rounds: Record<ServerMode, ModeFigures[]>;
   /** The mesh client's counters after the run: retries or NACKs would mean the figures include recovery. */
   meshCounters: Record<string, number>;
+  /**
+   * The curve transport only: plain tcp measured in the same rounds, interleaved with the CURVE cases, so
+   * that CURVE's cost is a ratio between figures taken at the same moments of a shared machine.
+   */
+  plain?: Record<ServerMode, ModeFigures[]>;
 }
 
 export type Log = (message: string) => void;
@@ -98,28 +103,39 @@ export async function runTransport(transport: Transport, config: BusBenchConfig,
   const servers: ServerProcess[] = [];
   const clients: EchoClient[] = [];
   try {
-    const rawServer = await spawnServer("raw", bindFor("raw-server"), curve);
-    servers.push(rawServer);
-    const meshServer = await spawnServer("mesh", bindFor("mesh-server"), curve);
-    servers.push(meshServer);
-    const raw = await connectRawClient(rawServer.ready, body, curve);
-    clients.push(raw);
-    const mesh = await connectMeshClient(meshServer.ready, body, bindFor("mesh-client"), curve);
-    clients.push(mesh);
-    log(`${transport}: raw server ${rawServer.ready.endpoint} (pid ${rawServer.ready.pid}), mesh server ${meshServer.ready.endpoint} (pid ${meshServer.ready.pid}); warming up`);
+    const start = async (secured: BenchCurve | undefined, suffix: string) => {
+      const rawServer = await spawnServer("raw", bindFor(`raw-server${suffix}`), secured);
+      servers.push(rawServer);
+      const meshServer = await spawnServer("mesh", bindFor(`mesh-server${suffix}`), secured);
+      servers.push(meshServer);
+      const raw = await connectRawClient(rawServer.ready, body, secured);
+      clients.push(raw);
+      const mesh = await connectMeshClient(meshServer.ready, body, bindFor(`mesh-client${suffix}`), secured, `bench-client${suffix}`);
+      clients.push(mesh);
+      log(`${transport}${suffix}: raw server ${rawServer.ready.endpoint} (pid ${rawServer.ready.pid}), mesh server ${meshServer.ready.endpoint} (pid ${meshServer.ready.pid})`);
+      return { raw, mesh, servers: new Map<EchoClient, ServerProcess>([[raw, rawServer], [mesh, meshServer]]) };
+    };
+    const main = await start(curve, "");
+    const plain = curve ? await start(undefined, "-plain") : undefined;
+    log(`${transport}: warming up`);
     for (const client of clients) await warmUp(client, config);
 
     const rounds: Record<ServerMode, ModeFigures[]> = { raw: [], mesh: [] };
+    const plainRounds: Record<ServerMode, ModeFigures[]> = { raw: [], mesh: [] };
     for (let round = 0; round < config.rounds; round++) {
       // Alternate which mode goes first, so a slow spell of the shared machine does not always hit the same one.
-      const order = round % 2 === 0 ? [raw, mesh] : [mesh, raw];
-      for (const client of order) {
-        const figures = await measureRound(client, client === raw ? rawServer : meshServer, config);
-        rounds[client.mode].push(figures);
-        log(`${transport} round ${round + 1}/${config.rounds} ${client.mode}: p50 ${figures.rtt_p50_us.toFixed(1)} µs, p99 ${figures.rtt_p99_us.toFixed(1)} µs, ${Math.round(figures.rps)} req/s, CPU per request ${figures.client_cpu_us.toFixed(0)} µs client / ${figures.server_cpu_us?.toFixed(0) ?? "?"} µs server`);
+      const sets = plain ? [main, plain] : [main];
+      const order = round % 2 === 0 ? sets : [...sets].reverse();
+      for (const set of order) {
+        for (const client of round % 2 === 0 ? [set.raw, set.mesh] : [set.mesh, set.raw]) {
+          const figures = await measureRound(client, set.servers.get(client) as ServerProcess, config);
+          (set === main ? rounds : plainRounds)[client.mode].push(figures);
+          const label = set === main ? transport : `${transport} (plain tcp)`;
+          log(`${label} round ${round + 1}/${config.rounds} ${client.mode}: p50 ${figures.rtt_p50_us.toFixed(1)} µs, p99 ${figures.rtt_p99_us.toFixed(1)} µs, ${Math.round(figures.rps)} req/s, CPU per request ${figures.client_cpu_us.toFixed(0)} µs client / ${figures.server_cpu_us?.toFixed(0) ?? "?"} µs server`);
+        }
       }
     }
-    return { transport, rounds, meshCounters: mesh.counters };
+    return { transport, rounds, meshCounters: main.mesh.counters, ...(plain ? { plain: plainRounds } : {}) };
   } finally {
     await closeAll(clients, servers, log);
     removeIpcDir();
