@@ -10,6 +10,7 @@ export {
   scoreHits,
   similarityOf,
   assertCalibrationFits,
+  indexSignature,
   COVERAGE_CEILING,
   MIN_CALIBRATION_PAIRS,
   DEFAULT_CALIBRATION_SEED,

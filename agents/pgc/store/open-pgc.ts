@@ -4,7 +4,7 @@
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { FileExtraction, ScopeExtraction } from "../overlays/index.js";
-import { fitCalibration, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
+import { fitCalibration, indexSignature, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
 import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
 import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
@@ -62,6 +62,56 @@ async function previousExtractions(dir: string, manifest: StoreManifest | null, 
     logger.warn({ err: error }, "stored extractions unusable; re-parsing every file");
     return new Map();
   }
+}
+
+/**
+ * The calibration is a statistical fit over the whole scope (about half of a cold build); a few changed
+ * files barely move it. A rebuild therefore keeps the stored fit while the files changed since it was made
+ * (added, removed or edited, summed over rebuilds) stay within CALIBRATION_REFIT_SHARE of the scope's
+ * files, and the document count within the same share of the fitted one; past that it refits. Rankings
+ * do not depend on it (only the similarity reported beside each hit does).
+ */
+export const CALIBRATION_REFIT_SHARE = 0.05;
+
+export interface CalibrationDrift {
+  /** Files changed since the calibration was fitted. */
+  drift_files: number;
+  /** The index revision the calibration was fitted on. */
+  fitted_on: string;
+  /** True when this build kept the stored fit. */
+  reused: boolean;
+}
+
+async function calibrationFor(
+  dir: string,
+  manifest: StoreManifest | null,
+  revision: string,
+  files: readonly { path: string; sha256: string }[],
+  index: LexicalIndex,
+  docs: Parameters<typeof fitCalibration>[1],
+  logger: Logger,
+): Promise<{ calibration: Calibration; drift: CalibrationDrift }> {
+  const fresh = (): { calibration: Calibration; drift: CalibrationDrift } => ({ calibration: fitCalibration(index, docs), drift: { drift_files: 0, fitted_on: revision, reused: false } });
+  const fittedOn = manifest?.calibration["fitted_on"];
+  if (!manifest || manifest.blobs[BLOB.calibration] === undefined) return fresh();
+  const before = new Map(Object.entries(manifest.files));
+  let changed = files.filter((f) => before.get(f.path) !== f.sha256).length;
+  const now = new Set(files.map((f) => f.path));
+  changed += [...before.keys()].filter((path) => !now.has(path)).length;
+  const drift = (typeof manifest.calibration["drift_files"] === "number" ? (manifest.calibration["drift_files"] as number) : 0) + changed;
+  let stored: Calibration;
+  try {
+    stored = await readBlob<Calibration>(dir, BLOB.calibration, manifest.blobs[BLOB.calibration] ?? "");
+  } catch (error) {
+    logger.warn({ err: error }, "stored calibration unusable; refitting");
+    return fresh();
+  }
+  const docDrift = Math.abs(index.docCount - stored.index_signature.doc_count);
+  if (drift > Math.max(1, CALIBRATION_REFIT_SHARE * files.length) || docDrift > CALIBRATION_REFIT_SHARE * Math.max(1, stored.index_signature.doc_count)) {
+    return fresh();
+  }
+  const calibration: Calibration = { ...stored, index_signature: indexSignature(index) };
+  return { calibration, drift: { drift_files: drift, fitted_on: typeof fittedOn === "string" && fittedOn !== "" ? fittedOn : manifest.index_revision, reused: true } };
 }
 
 export interface StoredPgcCheck {
@@ -126,7 +176,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   onProgress?.({ phase: "index", done: 0, total: 1 });
   const index = LexicalIndex.build(data.docs);
   onProgress?.({ phase: "calibrate", done: 0, total: 1 });
-  const calibration = fitCalibration(index, data.docs);
+  const { calibration, drift } = await calibrationFor(dir, manifest, revision, scanned.files, index, data.docs, logger);
   const blobs = {
     [BLOB.extractions]: await writeBlob(dir, BLOB.extractions, extractions),
     [BLOB.scope]: await writeBlob(dir, BLOB.scope, data),
@@ -143,7 +193,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
     index_revision: revision,
     files: Object.fromEntries(scanned.files.map((f) => [f.path, f.sha256])),
     stats: { ...data.stats },
-    calibration: { kind: calibration.kind, ...calibration.report },
+    calibration: { kind: calibration.kind, ...calibration.report, ...drift },
     built_at: new Date().toISOString(),
     build_ms: Math.round(performance.now() - started),
     blobs,

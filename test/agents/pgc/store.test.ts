@@ -93,4 +93,27 @@ describe("stored PGC", () => {
     const fresh = await new Pgc("mm", scopePaths, pgc.opened).query("alloc_pages", { topK: 5 });
     expect(fresh.some((c) => c.file_path === "mm/page_alloc.c")).toBe(false);
   });
+
+  it("keeps the calibration through a small change, answering as a cold build does, and refits once the changes add up", async () => {
+    const cold = await open();
+    expect(cold.manifest.calibration).toMatchObject({ reused: false, drift_files: 0, fitted_on: cold.manifest.index_revision });
+    appendFileSync(join(root, "mm/page_alloc.c"), "\n/* one file changed */\n");
+    const patched = await open();
+    expect(patched.manifest.calibration).toMatchObject({ reused: true, drift_files: 1, fitted_on: cold.manifest.index_revision });
+    // The same tree built cold elsewhere: the same hits in the same order, the same index; only the
+    // reported similarity may differ, and little.
+    const elsewhere = await openPgc({ scope: "mm", root, scopePaths, cacheRoot: join(dir, "cold-cache"), logger });
+    expect(elsewhere.manifest.calibration).toMatchObject({ reused: false });
+    expect(patched.index.toJSON()).toEqual(elsewhere.index.toJSON());
+    const [a, b] = [new Pgc("mm", scopePaths, patched), new Pgc("mm", scopePaths, elsewhere)];
+    for (const question of ["alloc_pages", "free pages to the buddy allocator", "slab cache", "GFP flags for the page allocator"]) {
+      const [x, y] = [await a.query(question, { topK: 5 }), await b.query(question, { topK: 5 })];
+      expect(x.map((c) => `${c.file_path}:${c.line_start}`), question).toEqual(y.map((c) => `${c.file_path}:${c.line_start}`));
+      for (const [i, c] of x.entries()) expect(Math.abs(c.similarity - (y[i]?.similarity ?? 0)), question).toBeLessThan(0.1);
+    }
+    // A second change takes the files changed since the fit past the share: the scope is refitted.
+    appendFileSync(join(root, "mm/slab.c"), "\n/* another */\n");
+    const refit = await open();
+    expect(refit.manifest.calibration).toMatchObject({ reused: false, drift_files: 0, fitted_on: refit.manifest.index_revision });
+  });
 });
