@@ -61,6 +61,9 @@ export class LexicalIndex {
   /** Scratch buffers reused by every search (search is synchronous, so calls never interleave). */
   private readonly scores: Float64Array;
   private readonly masks: Uint32Array;
+  /** The documents the current search touched, each once, in `touched[0 .. touchedCount)`. */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
 
   private constructor(
     private readonly data: IndexData,
@@ -70,6 +73,7 @@ export class LexicalIndex {
     this.symbols = new SymbolTable(data);
     this.scores = new Float64Array(data.docIds.length);
     this.masks = new Uint32Array(data.docIds.length);
+    this.touched = new Int32Array(data.docIds.length);
   }
 
   static build(docs: readonly IndexDoc[]): LexicalIndex {
@@ -154,21 +158,27 @@ export class LexicalIndex {
     const query = this.prepare(terms);
     if (query.terms.length === 0) return { query_terms: [], max_score: 0, hits: [] };
     const allowed = overlayMask(options.overlays);
-    const touched: number[] = [];
+    // Typed scratch buffers, no per-search array: calibration runs thousands of searches in a row.
+    const { scores, masks, touched } = this;
+    const overlays = this.data.docOverlays;
+    this.touchedCount = 0;
     try {
-      this.accumulate(query, touched);
+      this.accumulate(query);
       // At least two, so the leader's margin over the runner-up is known even for topK = 1.
       const best = new TopK(Math.max(topK, 2));
-      for (const doc of touched) {
-        if ((allowed >>> (this.data.docOverlays[doc] as number)) & 1) best.offer(doc, this.scores[doc] as number);
+      for (let i = 0, n = this.touchedCount; i < n; i++) {
+        const doc = touched[i] as number;
+        if ((allowed >>> (overlays[doc] as number)) & 1) best.offer(doc, scores[doc] as number);
       }
       const hits = best.docs.map((doc, rank) => this.describeHit(doc, rank, best.scores, query));
       return { query_terms: query.terms, max_score: query.maxScore, hits: hits.slice(0, topK) };
     } finally {
-      for (const doc of touched) {
-        this.scores[doc] = 0;
-        this.masks[doc] = 0;
+      for (let i = 0, n = this.touchedCount; i < n; i++) {
+        const doc = touched[i] as number;
+        scores[doc] = 0;
+        masks[doc] = 0;
       }
+      this.touchedCount = 0;
     }
   }
 
@@ -184,21 +194,25 @@ export class LexicalIndex {
   }
 
   /** Term-at-a-time scoring into reusable per-document buffers; records each document it touches once. */
-  private accumulate(query: ScoredQuery, touched: number[]): void {
+  private accumulate(query: ScoredQuery): void {
     const { offsets, postingDocs, postingWeights } = this.data;
+    const { scores, masks, touched } = this;
     const k1 = this.params.k1;
-    query.termIds.forEach((id, q) => {
-      if (id === undefined) return;
+    let count = this.touchedCount;
+    for (let q = 0; q < query.termIds.length; q++) {
+      const id = query.termIds[q];
+      if (id === undefined) continue;
       const idf = query.idfs[q] as number;
       const bit = 1 << q;
       for (let p = offsets[id] as number, end = offsets[id + 1] as number; p < end; p++) {
         const doc = postingDocs[p] as number;
         const weight = postingWeights[p] as number;
-        if (this.masks[doc] === 0) touched.push(doc);
-        this.masks[doc] = (this.masks[doc] as number) | bit;
-        this.scores[doc] = (this.scores[doc] as number) + (idf * weight) / (k1 + weight);
+        if (masks[doc] === 0) touched[count++] = doc;
+        masks[doc] = (masks[doc] as number) | bit;
+        scores[doc] = (scores[doc] as number) + (idf * weight) / (k1 + weight);
       }
-    });
+    }
+    this.touchedCount = count;
   }
 
   private describeHit(doc: number, rank: number, scores: readonly number[], query: ScoredQuery): LexicalHit {
