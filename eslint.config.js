@@ -26,6 +26,8 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // The browser side of `mesh web` runs in a page, not in Node.
+  { files: ["src/web/client/**/*.ts"], languageOptions: { globals: { ...globals.browser } } },
   { files: ["bus/**/*.ts"], rules: forbid("agents", "topology", "src") },
   { files: ["topology/**/*.ts"], rules: forbid("agents", "bus", "src") },
   { files: ["agents/**/*.ts"], rules: forbid("src") },

@@ -60,3 +60,18 @@ await build({
   plugins: [zodEnglishOnly, zeromqByRequire],
   logLevel: "warning",
 });
+
+// The browser app of `mesh web` (src/web/client/), with Cytoscape.js, as one file the server sends:
+// nothing is fetched from a CDN, so the page works offline.
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ["src/web/client/app.ts"],
+  outfile: `${ROOT}dist/web/app.js`,
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  sourcemap: true,
+  legalComments: "linked",
+});

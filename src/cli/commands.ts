@@ -17,6 +17,7 @@ export const commands: Record<string, Command> = {
   status: lazy("the same as agents", () => import("./commands/agents.js")),
   topology: lazy("print the fleet's scope graph (text, json, dot, mermaid)", () => import("./commands/topology.js")),
   ask: lazy("ask the fleet a multi-hop question, with checked evidence", () => import("./commands/ask.js")),
+  web: lazy("serve a live web view of the fleet: its graph, agents, questions and answers", () => import("./commands/web.js")),
   mcp: lazy("serve the running fleet to MCP clients (coding agents), over stdio or HTTP", () => import("./commands/mcp.js")),
   delegate: lazy("send a DelegatedTask to a scope of the fleet (CDP workspace, manifest)", () => import("./commands/delegate.js")),
   down: lazy("stop a fleet gracefully", () => import("./commands/down.js")),

@@ -3,32 +3,20 @@
 // worker asked directly; a refusal is exit 77 with the op and scope, and an audit line; the policy is read
 // again when it changes, a broken edit keeps the last good one, and a revoked key is refused at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
-import { MESH_BIN, processAlive } from "../helpers/processes.js";
+import { meshCli, processAlive } from "../helpers/processes.js";
 import { MeshClient } from "../../bus/index.js";
 
-const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), "mesh-home-access-"));
 const root = join(home, "code");
 const keys = join(home, "keys");
 const env = { ...process.env, MESH_HOME: home };
 const agentEnv = { ...env, MESH_KEY: join(keys, "agent.key") };
 const QUESTION = "How does the e1000 driver allocate DMA buffers?";
-
-async function mesh(args: string[], withEnv: NodeJS.ProcessEnv = env): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [MESH_BIN, ...args], { timeout: 120_000, env: withEnv });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const mesh = meshCli(env);
 
 interface Fleet {
   workers: { id: string; pid: number; endpoint: string; scope: string }[];

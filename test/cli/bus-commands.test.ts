@@ -138,7 +138,7 @@ describe("mesh node / peers / ping", () => {
   it("prints complete help for every command", async () => {
     const top = await mesh("--help");
     expect(top.code).toBe(0);
-    for (const command of ["node", "peers", "ping", "demo", "ask-local", "worker", "trace", "scopes", "up", "down", "agents", "topology", "ask", "manager", "delegate", "mcp", "keys"]) {
+    for (const command of ["node", "peers", "ping", "demo", "ask-local", "worker", "trace", "scopes", "up", "down", "agents", "topology", "ask", "manager", "delegate", "mcp", "keys", "web"]) {
       expect(top.stdout).toContain(command);
       const help = await mesh(command, "--help");
       expect(help.code).toBe(0);

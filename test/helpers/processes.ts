@@ -1,6 +1,7 @@
 // Real OS processes for integration tests: `mesh node` children whose ready line is awaited and
 // which are always killed in teardown.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -14,6 +15,26 @@ export function processAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mesh ARGS…` to completion in `env` (a test's own MESH_HOME), with its exit code, never throwing. */
+export function meshCli(env: NodeJS.ProcessEnv, timeoutMs = 120_000): (args: string[], withEnv?: NodeJS.ProcessEnv) => Promise<CliRun> {
+  const run = promisify(execFile);
+  return async (args, withEnv = env) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [MESH_BIN, ...args], { timeout: timeoutMs, env: withEnv });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
 }
 
 /** Liveness fast enough for tests, passed as flags to child nodes. */

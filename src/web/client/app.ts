@@ -1,0 +1,300 @@
+// The browser side of `mesh web`: the scope graph (Cytoscape.js, force-directed layout), the agents
+// table, the ask box with the traced chain, and the feed of answers, kept live by Server-Sent Events.
+// Bundled by scripts/build-bundle.mjs into dist/web/app.js; typed against the DOM (tsconfig.json here).
+import cytoscape from "cytoscape";
+
+interface Scope {
+  name: string;
+  metadata: Record<string, unknown>;
+}
+interface Edge {
+  from: string;
+  to: string;
+  weight: number;
+  counts: Record<string, number>;
+  examples: string[];
+}
+interface Topology {
+  graph: { scopes: Scope[]; edges: Edge[] };
+}
+interface Agent {
+  id: string;
+  scope: string;
+  state: string;
+  load: number;
+  index_revision: string;
+  documents: number;
+  symbols: number;
+  endpoint: string;
+  scope_paths: string[];
+  uptime_hint_ms: number | null;
+}
+interface Agents {
+  root: string;
+  agents: Agent[];
+}
+interface ChainStep {
+  scope: string;
+  symbol: string;
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  call_site: { file_path: string; line: number; text?: string } | null;
+}
+interface Answer {
+  id: string;
+  question?: string;
+  outcome?: string;
+  confidence?: string;
+  query_path?: string[];
+  chain?: ChainStep[];
+  answer?: string;
+  error?: { code: string; message: string };
+}
+interface FeedItem {
+  id: string;
+  question: string;
+  outcome: string;
+  confidence: string;
+  scopes: string[];
+  steps: number;
+}
+
+/** The largest zoom the initial fit may choose. */
+const MAX_FIT_ZOOM = 2;
+const token = new URLSearchParams(location.search).get("token") ?? "";
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(path, { ...init, headers: { ...(init.headers ?? {}), authorization: `Bearer ${token}`, "content-type": "application/json" } });
+  const body = (await res.json()) as T & { error?: { code: string; message: string } };
+  if (!res.ok) throw Object.assign(new Error(body.error?.message ?? `HTTP ${res.status}`), { code: body.error?.code ?? String(res.status) });
+  return body;
+}
+
+const cy = cytoscape({
+  container: $("cy"),
+  wheelSensitivity: 0.3,
+  style: [
+    { selector: "node", style: { label: "data(id)", color: "#d8dee6", "font-size": 11, "text-valign": "bottom", "text-margin-y": 4, "background-color": "#6e7681", width: "data(size)", height: "data(size)", "border-width": 2, "border-color": "#0f1419" } },
+    { selector: "node.healthy", style: { "background-color": "#3fb950" } },
+    { selector: "node.degraded", style: { "background-color": "#d29922" } },
+    { selector: "node.down", style: { "background-color": "#f85149" } },
+    { selector: "node.on-path", style: { "border-color": "#58a6ff", "border-width": 5 } },
+    { selector: "node:selected", style: { "border-color": "#ffffff", "border-width": 3 } },
+    { selector: "edge", style: { width: "data(width)", "line-color": "#2a333d", "target-arrow-color": "#2a333d", "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.8 } },
+    { selector: "edge.on-path", style: { "line-color": "#58a6ff", "target-arrow-color": "#58a6ff", "z-index": 9 } },
+  ],
+});
+
+const state = { agents: [] as Agent[], topology: null as Topology | null, answer: null as Answer | null, feed: [] as FeedItem[] };
+// For tests and for poking at the page from the console.
+(window as unknown as { meshView: unknown }).meshView = { cy, state };
+
+function healthOf(scope: string): "healthy" | "degraded" | "down" {
+  const mine = state.agents.filter((a) => a.scope === scope);
+  const alive = mine.filter((a) => a.state === "alive").length;
+  if (mine.length > 0 && alive === mine.length) return "healthy";
+  return alive > 0 ? "degraded" : "down";
+}
+
+function paintHealth(): void {
+  cy.nodes().forEach((node) => {
+    node.removeClass("healthy degraded down");
+    node.addClass(healthOf(node.id()));
+  });
+}
+
+function renderTopology(topology: Topology): void {
+  state.topology = topology;
+  const docs = new Map<string, number>();
+  for (const a of state.agents) docs.set(a.scope, Math.max(docs.get(a.scope) ?? 0, a.documents));
+  const sizeOf = (scope: Scope) => {
+    const lines = typeof scope.metadata["lines"] === "number" ? (scope.metadata["lines"] as number) : (docs.get(scope.name) ?? 100) * 20;
+    return Math.round(18 + 6 * Math.log2(1 + lines / 500));
+  };
+  const maxWeight = Math.max(1, ...topology.graph.edges.map((e) => e.weight));
+  cy.elements().remove();
+  cy.add([
+    ...topology.graph.scopes.map((s) => ({ group: "nodes" as const, data: { id: s.name, size: sizeOf(s) } })),
+    ...topology.graph.edges.map((e) => ({ group: "edges" as const, data: { id: `${e.from}->${e.to}`, source: e.from, target: e.to, width: 1 + 5 * Math.sqrt(e.weight / maxWeight), examples: e.examples.slice(0, 4).join("\n"), weight: e.weight } })),
+  ]);
+  cy.layout({ name: "cose", animate: false, randomize: true, nodeRepulsion: () => 400000, idealEdgeLength: () => 100, nodeOverlap: 20 } as cytoscape.LayoutOptions).run();
+  cy.fit(undefined, 40);
+  // A small fleet fits at a zoom that makes every node huge: keep them at about their natural size.
+  if (cy.zoom() > MAX_FIT_ZOOM) {
+    cy.zoom(MAX_FIT_ZOOM);
+    cy.center();
+  }
+  paintHealth();
+}
+
+function cell(text: string, className = ""): HTMLTableCellElement {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+function age(ms: number | null): string {
+  if (ms === null) return "-";
+  return ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`;
+}
+
+function renderAgents(agents: Agents): void {
+  state.agents = agents.agents;
+  $("root").textContent = agents.root;
+  const body = $("agents").querySelector("tbody") as HTMLTableSectionElement;
+  body.replaceChildren(
+    ...[...agents.agents]
+      .sort((a, b) => a.scope.localeCompare(b.scope) || a.id.localeCompare(b.id))
+      .map((a) => {
+        const tr = document.createElement("tr");
+        tr.dataset["agent"] = a.id;
+        const host = /^tcp:\/\/([^:]+):/.exec(a.endpoint)?.[1] ?? a.endpoint;
+        tr.append(cell(a.scope), cell(a.id), cell(host), cell(a.state, `state-${a.state}`), cell(String(a.load)), cell(a.index_revision), cell(age(a.uptime_hint_ms)));
+        return tr;
+      }),
+  );
+  paintHealth();
+}
+
+function showScope(name: string): void {
+  const mine = state.agents.filter((a) => a.scope === name);
+  const first = mine[0];
+  const edges = state.topology?.graph.edges.filter((e) => e.from === name || e.to === name) ?? [];
+  const detail = $("scope-detail");
+  detail.className = "";
+  detail.replaceChildren();
+  const line = (text: string) => {
+    const div = document.createElement("div");
+    div.textContent = text;
+    detail.append(div);
+  };
+  line(`${name}: ${mine.length} agent(s), ${mine.filter((a) => a.state === "alive").length} alive`);
+  if (first) {
+    line(`files: ${first.scope_paths.join(", ") || "(the whole root)"}`);
+    line(`index ${first.index_revision} · ${first.documents} documents · ${first.symbols} symbols`);
+  }
+  for (const a of mine) line(`  ${a.id} ${a.state} load ${a.load}`);
+  line(`uses: ${edges.filter((e) => e.from === name).map((e) => e.to).join(", ") || "-"}; used by: ${edges.filter((e) => e.to === name).map((e) => e.from).join(", ") || "-"}`);
+}
+
+/** Highlights a path hop by hop: the scopes in order, and the edges between consecutive ones. */
+function drawPath(scopes: string[]): void {
+  cy.elements().removeClass("on-path");
+  scopes.forEach((scope, i) => {
+    window.setTimeout(() => {
+      cy.getElementById(scope).addClass("on-path");
+      const prev = scopes[i - 1];
+      if (prev !== undefined) cy.getElementById(`${prev}->${scope}`).addClass("on-path");
+    }, 250 * i);
+  });
+}
+
+function pathOf(answer: Answer): string[] {
+  const scopes = (answer.chain ?? []).map((s) => s.scope);
+  const ordered = scopes.filter((s, i) => s !== scopes[i - 1]);
+  return ordered.length > 0 ? ordered : (answer.query_path ?? []);
+}
+
+function renderAnswer(answer: Answer): void {
+  state.answer = answer;
+  $("answer-error").textContent = "";
+  const chain = answer.chain ?? [];
+  $("answer-meta").textContent = `${answer.id}: ${answer.outcome ?? ""}${answer.confidence ? `, confidence ${answer.confidence}` : ""} — ${chain.length} step(s)${answer.question ? ` — “${answer.question}”` : ""}`;
+  $("chain").replaceChildren(
+    ...chain.map((step, i) => {
+      const li = document.createElement("li");
+      li.dataset["scope"] = step.scope;
+      const prev = chain[i - 1];
+      const head = prev && step.call_site ? `${prev.symbol} (${step.call_site.file_path}:${step.call_site.line}) → ` : "";
+      li.append(document.createTextNode(`${head}${step.symbol} (${step.file_path}:${step.line_start}-${step.line_end}) [${step.scope}]`));
+      if (step.call_site?.text) {
+        const quote = document.createElement("span");
+        quote.className = "quote";
+        quote.textContent = step.call_site.text.trim();
+        li.append(quote);
+      }
+      return li;
+    }),
+  );
+  if (chain.length === 0 && answer.answer) {
+    const li = document.createElement("li");
+    li.textContent = answer.answer.slice(0, 600);
+    $("chain").append(li);
+  }
+  drawPath(pathOf(answer));
+}
+
+function addFeed(item: FeedItem): void {
+  if (state.feed.some((f) => f.id === item.id)) return;
+  state.feed.push(item);
+  const li = document.createElement("li");
+  li.dataset["id"] = item.id;
+  li.textContent = `${item.question} — ${item.outcome}, ${item.steps} step(s) across ${item.scopes.join(" → ") || "-"}`;
+  li.addEventListener("click", () => void api<Answer>(`/api/trace/${encodeURIComponent(item.id)}`).then(renderAnswer, showError));
+  $("feed").prepend(li);
+}
+
+function showError(error: unknown): void {
+  const e = error as Error & { code?: string };
+  $("answer-error").textContent = `[${e.code ?? "failed"}] ${e.message}`;
+}
+
+function setStatus(text: string, down = false): void {
+  const status = $("status");
+  status.textContent = text;
+  status.className = down ? "down" : "";
+}
+
+const tooltip = $("tooltip");
+cy.on("mouseover", "edge", (event) => {
+  const edge = event.target as cytoscape.EdgeSingular;
+  tooltip.textContent = `${edge.data("source")} → ${edge.data("target")}: ${edge.data("weight")} reference(s)\n${edge.data("examples")}`;
+  tooltip.style.display = "block";
+  const at = event.renderedPosition ?? { x: 0, y: 0 };
+  tooltip.style.left = `${at.x + 12}px`;
+  tooltip.style.top = `${at.y + 12}px`;
+});
+cy.on("mouseout", "edge", () => (tooltip.style.display = "none"));
+cy.on("tap", "node", (event) => showScope((event.target as cytoscape.NodeSingular).id()));
+
+$("ask-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const question = ($("question") as HTMLInputElement).value.trim();
+  if (!question) return;
+  const button = $("ask-button") as HTMLButtonElement;
+  button.disabled = true;
+  $("answer-meta").textContent = "asking…";
+  cy.elements().removeClass("on-path");
+  api<Answer>("/api/ask", { method: "POST", body: JSON.stringify({ question }) })
+    .then(renderAnswer, showError)
+    .finally(() => (button.disabled = false));
+});
+
+async function start(): Promise<void> {
+  // Agents first: the graph sizes and colours scopes from them. A fleet still starting answers later.
+  for (;;) {
+    try {
+      renderAgents(await api<Agents>("/api/agents"));
+      renderTopology(await api<Topology>("/api/topology"));
+      setStatus(`${state.agents.length} agent(s), ${state.topology?.graph.scopes.length ?? 0} scope(s)`);
+      break;
+    } catch (error) {
+      setStatus(`waiting for the fleet: ${(error as Error).message}`, true);
+      await new Promise((resolve) => window.setTimeout(resolve, 1000));
+    }
+  }
+  for (const item of await api<FeedItem[]>("/api/feed")) addFeed(item);
+  const events = new EventSource(`/events?token=${encodeURIComponent(token)}`);
+  events.addEventListener("agents", (event) => {
+    renderAgents(JSON.parse((event as MessageEvent<string>).data) as Agents);
+    setStatus(`${state.agents.length} agent(s), ${state.topology?.graph.scopes.length ?? 0} scope(s)`);
+  });
+  events.addEventListener("answer", (event) => addFeed(JSON.parse((event as MessageEvent<string>).data) as FeedItem));
+  events.addEventListener("fleet", (event) => setStatus(`fleet unreachable: ${(JSON.parse((event as MessageEvent<string>).data) as { message: string }).message}`, true));
+  events.onerror = () => setStatus("connection to mesh web lost; retrying…", true);
+}
+
+void start();
