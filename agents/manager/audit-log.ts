@@ -16,6 +16,8 @@ export const AUDIT_FILE = "audit.jsonl";
 export const MANIFEST_FILE = "MANIFEST.jsonl";
 export const HOPS_FILE = "hops.jsonl";
 export const OUTPUTS_DIR = "outputs";
+/** One line per hop while answers are searched: what a live view draws before the answer is back. */
+export const LIVE_FILE = "live.jsonl";
 
 /** Failures are reported through onError; a caller that awaits still sees the rejection, one that leaves it crashes nothing. */
 function handled<T>(promise: Promise<T>): Promise<T> {
@@ -85,6 +87,12 @@ export class AuditLog {
   append(record: { id: string } & Record<string, unknown>): Promise<void> {
     const line = `${JSON.stringify({ ...record, recorded_at: new Date().toISOString() })}\n`;
     return this.enqueue(() => appendFileSync(join(this.dir, AUDIT_FILE), line));
+  }
+
+  /** A hop of an answer still being searched (`mesh web` tails these to draw the path as it runs). */
+  appendLive(traceId: string, event: { hop: number; scope: string; agent: string; symbols: string[] }): Promise<void> {
+    const line = `${JSON.stringify({ trace: traceId, ...event, at: Date.now() })}\n`;
+    return handled(this.enqueue(() => appendFileSync(join(this.dir, LIVE_FILE), line)));
   }
 
   appendManifest(entry: ManifestEntryInput): Promise<void> {

@@ -13,6 +13,7 @@ import { ENTRY_TIMEOUT_MS } from "./entry/entry-round.js";
 import { answerPlannedRoute } from "./answer/planned-route.js";
 import { MultiHopError, type HopMode, type MultiHopResult } from "./answer/result.js";
 import { answerBySearch } from "./answer/answer-question.js";
+import type { HopEvent } from "./search/trace-chain.js";
 import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { restrictOwnership } from "./ownership.js";
@@ -90,13 +91,15 @@ export class Manager {
    * A multi-hop question, answered by the call-graph search: a traced path (with `to`, along the scope
    * graph's route). `mode: "planned"` instead delegates one task per hop along the route from `from` to `to`.
    */
-  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode; scopes?: readonly string[] } = {}): Promise<MultiHopResult> {
+  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode; scopes?: readonly string[]; id?: string } = {}): Promise<MultiHopResult> {
     const graph = await this.scopeMap.current();
     // A client limited by the access policy: the search sees only the scopes it may ask.
     const scopes = options.scopes ?? this.directory.scopes();
     const ownership = options.scopes ? restrictOwnership(this.scopeMap, new Set(options.scopes)) : this.scopeMap;
-    const id = newTaskId();
+    // A caller may name the answer (a live view follows its hops by that id); else the manager does.
+    const id = options.id ?? newTaskId();
     const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS;
+    const onHop = (event: HopEvent) => void this.audit.appendLive(id, event);
     const storeHop = (hop: number, output: unknown) => {
       void this.audit.writeHopOutput(id, hop, output);
       return this.audit.hopRef(id, hop);
@@ -114,6 +117,7 @@ export class Manager {
           dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
           validate: (task, dispatched) => this.validate(task, dispatched),
           storeHop,
+          onHop,
         },
         { id, question, maxHops, from: options.from, to: options.to },
       );
@@ -134,6 +138,7 @@ export class Manager {
             verifyRemote: undefined,
           },
           storeHop,
+          onHop,
         },
         { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
       );

@@ -15,6 +15,8 @@ const askArgs = z.object({
   to: z.string().max(64).optional(),
   max_hops: z.number().int().min(1).max(32).optional(),
   mode: z.enum(["planned", "traced"]).optional(),
+  /** The answer's id, chosen by the caller to follow its hops live (it must not repeat); else the manager's. */
+  id: z.string().regex(/^q-[A-Za-z0-9][A-Za-z0-9-]{7,63}$/).optional(),
 });
 const skippedStepArgs = z.object({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/),
@@ -55,9 +57,9 @@ export function serveManager(node: MeshNode, manager: Manager, access?: AccessPo
       const issue = parsed.error.issues[0];
       throw invalid(`invalid ask: ${issue?.path.length ? `${issue.path.join(".")}: ` : ""}${issue?.message ?? "?"}`);
     }
-    const { question, from, to, max_hops: maxHops, mode } = parsed.data;
+    const { question, from, to, max_hops: maxHops, mode, id } = parsed.data;
     const scopes = access ? { scopes: access.scopesFor(context.principal, "ask", manager.directory.scopes()) } : {};
-    return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}), ...scopes });
+    return manager.ask(question, { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(maxHops ? { maxHops } : {}), ...(mode ? { mode } : {}), ...(id ? { id } : {}), ...scopes });
   });
   // A client that gives up (CANCEL on the bus) cancels the task on its worker too.
   node.handle("delegate", async (args, context) => {

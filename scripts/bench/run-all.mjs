@@ -18,6 +18,7 @@ const BENCHMARKS = [
   { name: "multihop", script: "dist/scripts/bench/multihop.js" },
   { name: "fleet", script: "dist/scripts/bench/fleet.js" },
   { name: "grounding", script: "dist/scripts/bench/grounding.js" },
+  { name: "web", script: "dist/scripts/bench/web.js" },
 ];
 const FORWARDED_FLAGS = new Set(["--quick", "--json"]);
 

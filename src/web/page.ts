@@ -37,6 +37,15 @@ export const PAGE_HTML = `<!doctype html>
   ul#feed li:hover { color: var(--path); }
   #scope-detail { font-size: 12px; }
   .dim { color: var(--dim); }
+  ol#chain li { cursor: pointer; }
+  ol#chain li:hover { color: var(--path); }
+  #cite-head.match { color: var(--ok); } #cite-head.changed, #cite-head.missing { color: var(--bad); }
+  pre#cite-lines { margin: 6px 0 0; max-height: 260px; overflow: auto; font: 12px ui-monospace, monospace; background: var(--bg); padding: 6px; }
+  pre#cite-lines:empty { display: none; }
+  #audit-form { margin-bottom: 6px; flex-wrap: wrap; }
+  select, input[type=date] { background: var(--bg); color: var(--text); border: 1px solid var(--line); border-radius: 4px; padding: 4px; }
+  table#audit td:last-child { white-space: normal; }
+  table#audit tr[data-kind=answer] { cursor: pointer; }
 </style>
 </head>
 <body>
@@ -50,9 +59,20 @@ export const PAGE_HTML = `<!doctype html>
       <div id="answer-meta"></div><div id="answer-error"></div>
       <ol id="chain"></ol>
     </section>
+    <section id="cite-panel"><h2>Cited lines</h2><div id="cite-head" class="dim">Click a step of the chain to read its lines, re-hashed now.</div><pre id="cite-lines"></pre></section>
     <section><h2>Scope</h2><div id="scope-detail" class="dim">Click a scope in the graph.</div></section>
     <section><h2>Agents</h2><table id="agents"><thead><tr><th>scope</th><th>id</th><th>host</th><th>state</th><th>load</th><th>index</th><th>up</th></tr></thead><tbody></tbody></table></section>
     <section><h2>Answers</h2><ul id="feed"></ul></section>
+    <section id="audit-panel">
+      <h2>Audit</h2>
+      <form id="audit-form">
+        <select id="audit-scope"><option value="">any scope</option></select>
+        <select id="audit-verdict"><option value="">any verdict</option><option>accepted</option><option>rejected</option><option>none</option><option>complete</option><option>partial</option><option>blocked</option></select>
+        <input id="audit-since" type="date" title="recorded on or after">
+        <button type="submit">Filter</button>
+      </form>
+      <table id="audit"><thead><tr><th>when</th><th>kind</th><th>scopes</th><th>verdict</th><th>what</th></tr></thead><tbody></tbody></table>
+    </section>
   </aside>
 </main>
 <script src="app.js?token=__TOKEN__"></script>

@@ -8,9 +8,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "pino";
-import { AUDIT_FILE } from "../../agents/manager/audit-log.js";
-import type { FleetLink } from "../fleet/fleet-link.js";
+import { AUDIT_FILE, LIVE_FILE } from "../../agents/manager/audit-log.js";
+import type { FleetManifest } from "../fleet/fleet-dir.js";
+import type { FleetRequestOptions } from "../fleet/fleet-link.js";
 import { PAGE_HTML } from "./page.js";
+import { auditEntries, citedLines, SourceReader } from "./audit-view.js";
 
 /** dist/web/app.js, found from dist/src/web/ and from the CLI bundle in dist/bundle/cli/ alike. */
 export const APP_BUNDLE = fileURLToPath(new URL("../../web/app.js", import.meta.url));
@@ -20,9 +22,19 @@ export const WEB_POLL_MS = 1_000;
 export const FEED_SIZE = 50;
 const MAX_BODY_BYTES = 64 * 1024;
 const ASK_TIMEOUT_MS = 120_000;
+/** While a question asked here runs, its hops are looked for this often (a traced answer takes ~100 ms). */
+export const LIVE_POLL_MS = 25;
+/** An answer id a page may choose, the manager's own shape: q-… */
+const ANSWER_ID = /^q-[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
+
+/** What the server needs of a fleet: a FleetLink (src/fleet/fleet-link.ts) is one. */
+export interface FleetAccess {
+  fleet(): Promise<{ dir: string; fleet: FleetManifest }>;
+  request(op: string, args: unknown, options?: FleetRequestOptions): Promise<unknown>;
+}
 
 export interface WebServerOptions {
-  link: FleetLink;
+  link: FleetAccess;
   token: string;
   logger: Logger;
   pollMs?: number;
@@ -125,6 +137,7 @@ export class WebServer {
   private auditOffset = 0;
   private auditFile: string | null = null;
   private feed: Record<string, unknown>[] = [];
+  private reader: { root: string; reader: SourceReader } | null = null;
 
   constructor(private readonly options: WebServerOptions) {
     this.server = createServer((req, res) => void this.route(req, res));
@@ -170,11 +183,33 @@ export class WebServer {
         const record = await this.options.link.request("trace", { id });
         return record ? sendJson(res, 200, record) : sendJson(res, 404, { error: { code: "not_found", message: `no answer "${id}" in the audit log` } });
       }
+      if (req.method === "GET" && url.pathname === "/api/audit") {
+        const { dir } = await this.options.link.fleet();
+        const param = (name: string) => url.searchParams.get(name) || undefined;
+        const limit = Number(url.searchParams.get("limit") ?? "") || undefined;
+        return sendJson(res, 200, auditEntries(join(dir, "audit"), { scope: param("scope"), verdict: param("verdict"), since: param("since"), limit }));
+      }
+      if (req.method === "GET" && url.pathname === "/api/cite") {
+        const { fleet } = await this.options.link.fleet();
+        const [file = "", start = "", end = "", sha256 = ""] = ["file", "start", "end", "sha256"].map((k) => url.searchParams.get(k) ?? "");
+        if (!file || !/^[0-9a-f]{64}$/.test(sha256) || !(Number(start) >= 1) || !(Number(end) >= Number(start))) {
+          return sendJson(res, 400, { error: { code: "bad_request", message: "give file, start, end (1 ≤ start ≤ end) and sha256 (64 hex digits)" } });
+        }
+        return sendJson(res, 200, citedLines(this.readerFor(fleet.root), { file_path: file, line_start: Number(start), line_end: Number(end), sha256 }));
+      }
       if (req.method === "POST" && url.pathname === "/api/ask") {
-        const body = (await readBody(req)) as { question?: unknown; from?: unknown; to?: unknown };
+        const body = (await readBody(req)) as { question?: unknown; from?: unknown; to?: unknown; id?: unknown };
         if (typeof body.question !== "string" || body.question.trim() === "") return sendJson(res, 400, { error: { code: "bad_request", message: "give a question" } });
-        const args = { question: body.question, ...(typeof body.from === "string" && body.from ? { from: body.from } : {}), ...(typeof body.to === "string" && body.to ? { to: body.to } : {}) };
-        return sendJson(res, 200, await this.options.link.request("ask", args, { timeoutMs: ASK_TIMEOUT_MS }));
+        if (body.id !== undefined && (typeof body.id !== "string" || !ANSWER_ID.test(body.id))) return sendJson(res, 400, { error: { code: "bad_request", message: "an answer id is q- and 8 to 64 letters, digits or dashes" } });
+        const args = { question: body.question, ...(typeof body.from === "string" && body.from ? { from: body.from } : {}), ...(typeof body.to === "string" && body.to ? { to: body.to } : {}), ...(typeof body.id === "string" ? { id: body.id } : {}) };
+        const stop = typeof body.id === "string" ? await this.followLive(body.id) : () => undefined;
+        let answer: unknown;
+        try {
+          answer = await this.options.link.request("ask", args, { timeoutMs: ASK_TIMEOUT_MS });
+        } finally {
+          stop(); // the last hops go out before the answer does
+        }
+        return sendJson(res, 200, answer);
       }
       if (req.method === "GET" && url.pathname === "/events") return this.openEvents(res);
       sendJson(res, 404, { error: { code: "not_found", message: `no ${req.method} ${url.pathname}` } });
@@ -184,6 +219,28 @@ export class WebServer {
       this.options.logger.warn({ err: error, path: url.pathname }, "web request failed");
       sendError(res, error);
     }
+  }
+
+  /** Pushes the hops of answer `id` to open pages as the manager records them, until stopped. */
+  private async followLive(id: string): Promise<() => void> {
+    const { dir } = await this.options.link.fleet();
+    const file = join(dir, "audit", LIVE_FILE);
+    let offset = existsSync(file) ? statSync(file).size : 0;
+    const look = () => {
+      const read = readAuditSince(file, offset);
+      offset = read.offset;
+      for (const event of read.records) if (event["trace"] === id) this.push("hop", event);
+    };
+    const timer = setInterval(look, LIVE_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      look(); // the last hops, written just before the answer came back
+    };
+  }
+
+  private readerFor(root: string): SourceReader {
+    if (this.reader?.root !== root) this.reader = { root, reader: new SourceReader(root) };
+    return this.reader.reader;
   }
 
   private async fleetAgents(): Promise<{ root: string; agents: unknown[]; workers: unknown[] }> {

@@ -6,7 +6,7 @@
 // reaches its globals through globalThis: this file is typed for Node, not the DOM.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -20,6 +20,7 @@ const SHOTS = join(process.cwd(), "test-results");
 const QUESTION = "How does the e1000 driver allocate DMA buffers?";
 
 const home = mkdtempSync(join(tmpdir(), "mesh-home-web-"));
+const root = join(home, "code");
 const env = { ...process.env, MESH_HOME: home };
 const cli = meshCli(env);
 const mesh = (...args: string[]) => cli(args);
@@ -39,7 +40,8 @@ let pids: number[] = [];
 beforeAll(async () => {
   if (!CHROMIUM) return;
   mkdirSync(SHOTS, { recursive: true });
-  const up = await mesh("up", C_KERNEL_DIR, "--json");
+  cpSync(C_KERNEL_DIR, root, { recursive: true });
+  const up = await mesh("up", root, "--json");
   expect(up.code, up.stderr).toBe(0);
   const fleet = fleetFile();
   pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
@@ -57,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   web?.kill("SIGTERM");
-  if (CHROMIUM) await mesh("down", C_KERNEL_DIR);
+  if (CHROMIUM) await mesh("down", root);
   for (const pid of pids) if (processAlive(pid)) process.kill(pid, "SIGKILL");
   rmSync(home, { recursive: true, force: true });
 });
@@ -101,7 +103,41 @@ describe.skipIf(!CHROMIUM)("mesh web in a real browser", () => {
     const scopes = [...new Set(steps.map((s) => s.scope))];
     await page.waitForFunction((wanted: string[]) => wanted.every((s) => (globalThis as unknown as { meshView: { cy: { getElementById(id: string): { hasClass(c: string): boolean } } } }).meshView.cy.getElementById(s).hasClass("on-path")), { timeout: 10_000 }, scopes);
     expect(await page.$eval("#answer-meta", (el) => el.textContent)).toMatch(/chain/);
+    // Its hops reached the page while the answer was still being searched.
+    await page.waitForFunction(() => (globalThis as unknown as { meshView: { state: { live: string[] } } }).meshView.state.live.includes("drivers"), { timeout: 10_000 });
     await page.screenshot({ path: join(SHOTS, "web-answer.png") });
+  });
+
+  it("opens a step's cited lines with their hash check, and says so when the code changed since", async () => {
+    await page.click("ol#chain li:first-child");
+    await page.waitForSelector("#cite-head.match", { timeout: 10_000 });
+    expect(await page.$eval("#cite-head", (el) => el.textContent)).toMatch(/drivers\/net\/e1000\/e1000_main\.c:\d+-\d+ — ✓/);
+    expect(await page.$eval("pre#cite-lines", (el) => el.textContent)).toMatch(/e1000_\w+/);
+    const file = join(root, "drivers", "net", "e1000", "e1000_main.c");
+    writeFileSync(file, `/* a line added after the answer */\n${readFileSync(file, "utf8")}`);
+    await page.click("ol#chain li:first-child");
+    await page.waitForSelector("#cite-head.changed", { timeout: 10_000 });
+    expect(await page.$eval("#cite-head", (el) => el.textContent)).toMatch(/changed since the answer/);
+    await page.screenshot({ path: join(SHOTS, "web-citation-changed.png") });
+  });
+
+  it("browses the audit: answers and delegations, filtered by scope and verdict", async () => {
+    const delegated = await mesh("delegate", "--scope", "mm", "--task", "Where is alloc_pages defined?", "--criteria", "names alloc_pages", "--json");
+    expect(delegated.code, delegated.stderr).toBe(0);
+    await page.select("#audit-scope", "mm");
+    await page.click("#audit-form button");
+    await page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document;
+      return doc.querySelectorAll('#audit tbody tr[data-kind="task"]').length > 0;
+    }, { timeout: 10_000 });
+    const rows = await page.$$eval("#audit tbody tr", (trs) => trs.map((tr) => Array.from(tr.children as unknown as { textContent: string | null }[]).map((td) => td.textContent ?? "")));
+    for (const row of rows) expect(row[2]).toContain("mm");
+    await page.select("#audit-verdict", "rejected");
+    await page.click("#audit-form button");
+    await page.waitForFunction(() => {
+      const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document;
+      return doc.querySelectorAll('#audit tbody tr[data-kind="task"]').length === 0;
+    }, { timeout: 10_000 });
   });
 
   it("shows an answer asked from the CLI in its feed, live", async () => {

@@ -7,6 +7,7 @@ import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import type { Dispatched } from "../dispatch.js";
 import type { Ownership } from "../ownership.js";
 import type { Verdict } from "../validation/index.js";
+import type { HopEvent } from "../search/trace-chain.js";
 import { MAX_FOCUS_SYMBOLS, pointers, refineQuestion } from "./handoff.js";
 import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "./result.js";
 import { synthesize } from "./synthesis.js";
@@ -21,6 +22,8 @@ export interface PlannedRouteDeps {
   validate: (task: DelegatedTask, dispatched: Dispatched) => Promise<Verdict>;
   /** Store a hop's full output (written behind the answer); returns its reference at once. */
   storeHop: (hop: number, output: unknown) => string;
+  /** Told of each hop as it is answered (`mesh web` draws the path as it runs). */
+  onHop?: (event: HopEvent) => void;
 }
 
 export interface PlannedRouteRequest {
@@ -69,6 +72,7 @@ async function runHop(
   const { response } = dispatched;
   // The reference is handed on before the write finishes (the manager writes hop outputs behind the answer).
   const outputRef = deps.storeHop(hop, { task, response, verdict, agent: dispatched.agent.id });
+  deps.onHop?.({ hop, scope, agent: dispatched.agent.id, symbols: [] });
   const citations = response.grounding_evidence?.citations ?? [];
   const record: HopRecord = {
     hop,

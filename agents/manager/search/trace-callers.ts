@@ -31,6 +31,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     const result = parseExpandResult(answered.result);
     const hop: TracedHop = { scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
     hops.push(hop);
+    deps.onHop?.({ hop: hops.length, scope, agent: answered.agent, symbols: [] });
     if (own) {
       const entry = result.steps[0];
       if (!entry) {

@@ -72,11 +72,21 @@ export interface Trail {
   maxHops: number;
 }
 
+/** A hop the search has just taken (a start it tries, or an exit it follows), while it still runs. */
+export interface HopEvent {
+  hop: number;
+  scope: string;
+  agent: string;
+  symbols: string[];
+}
+
 export interface TraceDeps {
   managerId: string;
   ownership: Ownership;
   graph: ScopeGraph;
   expand: (scope: string, args: ExpandArgs, trail: Trail) => Promise<{ result: unknown; agent: string; failovers: number }>;
+  /** Told of each hop as it is taken (`mesh web` draws the path as it runs). */
+  onHop?: (event: HopEvent) => void;
 }
 
 export interface TraceRequest {
@@ -191,6 +201,7 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       steps.push(chainStep);
       covered = cover(covered, step.matches);
     }
+    deps.onHop?.({ hop: hops.length, scope: hop.scope, agent: hop.agent, symbols: hop.steps.map((s) => s.symbol) });
     decisions.push(...choice.decisions);
     const probe = choice.probe;
     if (!probe || !probe.lead.exit) {

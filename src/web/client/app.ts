@@ -39,6 +39,7 @@ interface ChainStep {
   file_path: string;
   line_start: number;
   line_end: number;
+  sha256: string;
   call_site: { file_path: string; line: number; text?: string } | null;
 }
 interface Answer {
@@ -50,6 +51,23 @@ interface Answer {
   chain?: ChainStep[];
   answer?: string;
   error?: { code: string; message: string };
+}
+interface CitedLines {
+  file_path: string;
+  line_start: number;
+  line_end: number;
+  outcome: "match" | "changed" | "missing";
+  detail: string;
+  lines: { n: number; text: string }[];
+}
+interface AuditEntry {
+  kind: "answer" | "task";
+  id: string;
+  at: string;
+  scopes: string[];
+  verdict: string;
+  title: string;
+  detail: string;
 }
 interface FeedItem {
   id: string;
@@ -87,7 +105,7 @@ const cy = cytoscape({
   ],
 });
 
-const state = { agents: [] as Agent[], topology: null as Topology | null, answer: null as Answer | null, feed: [] as FeedItem[] };
+const state = { agents: [] as Agent[], topology: null as Topology | null, answer: null as Answer | null, feed: [] as FeedItem[], asking: null as string | null, lastAsked: null as string | null, live: [] as string[], laidOut: false };
 // For tests and for poking at the page from the console.
 (window as unknown as { meshView: unknown }).meshView = { cy, state };
 
@@ -107,6 +125,7 @@ function paintHealth(): void {
 
 function renderTopology(topology: Topology): void {
   state.topology = topology;
+  state.laidOut = false;
   const docs = new Map<string, number>();
   for (const a of state.agents) docs.set(a.scope, Math.max(docs.get(a.scope) ?? 0, a.documents));
   const sizeOf = (scope: Scope) => {
@@ -119,13 +138,18 @@ function renderTopology(topology: Topology): void {
     ...topology.graph.scopes.map((s) => ({ group: "nodes" as const, data: { id: s.name, size: sizeOf(s) } })),
     ...topology.graph.edges.map((e) => ({ group: "edges" as const, data: { id: `${e.from}->${e.to}`, source: e.from, target: e.to, width: 1 + 5 * Math.sqrt(e.weight / maxWeight), examples: e.examples.slice(0, 4).join("\n"), weight: e.weight } })),
   ]);
-  cy.layout({ name: "cose", animate: false, randomize: true, nodeRepulsion: () => 400000, idealEdgeLength: () => 100, nodeOverlap: 20 } as cytoscape.LayoutOptions).run();
-  cy.fit(undefined, 40);
-  // A small fleet fits at a zoom that makes every node huge: keep them at about their natural size.
-  if (cy.zoom() > MAX_FIT_ZOOM) {
-    cy.zoom(MAX_FIT_ZOOM);
-    cy.center();
-  }
+  // Animated: the force-directed layout yields to the page between frames instead of freezing it while it
+  // settles (BENCHMARKS.md, "Web view").
+  const layout = cy.layout({ name: "cose", animate: true, animationThreshold: 0, refresh: 10, fit: true, padding: 40, randomize: true, nodeRepulsion: () => 400000, idealEdgeLength: () => 100, nodeOverlap: 20 } as cytoscape.LayoutOptions);
+  layout.one("layoutstop", () => {
+    // A small fleet fits at a zoom that makes every node huge: keep them at about their natural size.
+    if (cy.zoom() > MAX_FIT_ZOOM) {
+      cy.zoom(MAX_FIT_ZOOM);
+      cy.center();
+    }
+    state.laidOut = true;
+  });
+  layout.run();
   paintHealth();
 }
 
@@ -207,6 +231,7 @@ function renderAnswer(answer: Answer): void {
     ...chain.map((step, i) => {
       const li = document.createElement("li");
       li.dataset["scope"] = step.scope;
+      li.addEventListener("click", () => void showCitation(step));
       const prev = chain[i - 1];
       const head = prev && step.call_site ? `${prev.symbol} (${step.call_site.file_path}:${step.call_site.line}) → ` : "";
       li.append(document.createTextNode(`${head}${step.symbol} (${step.file_path}:${step.line_start}-${step.line_end}) [${step.scope}]`));
@@ -225,6 +250,50 @@ function renderAnswer(answer: Answer): void {
     $("chain").append(li);
   }
   drawPath(pathOf(answer));
+}
+
+/** A step's cited lines, read from the fleet's root now and re-hashed: still what the answer cited? */
+async function showCitation(step: Pick<ChainStep, "file_path" | "line_start" | "line_end" | "sha256">): Promise<void> {
+  const query = new URLSearchParams({ file: step.file_path, start: String(step.line_start), end: String(step.line_end), sha256: step.sha256 });
+  try {
+    const cited = await api<CitedLines>(`/api/cite?${query.toString()}`);
+    const head = $("cite-head");
+    head.className = cited.outcome;
+    head.textContent = `${cited.file_path}:${cited.line_start}-${cited.line_end} — ${cited.outcome === "match" ? "✓" : "✗"} ${cited.detail}`;
+    const width = String(cited.line_end).length;
+    $("cite-lines").textContent = cited.lines.map((l) => `${String(l.n).padStart(width)}  ${l.text}`).join("\n");
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function loadAudit(): Promise<void> {
+  const query = new URLSearchParams();
+  const scope = ($("audit-scope") as HTMLSelectElement).value;
+  const verdict = ($("audit-verdict") as HTMLSelectElement).value;
+  const since = ($("audit-since") as HTMLInputElement).value;
+  if (scope) query.set("scope", scope);
+  if (verdict) query.set("verdict", verdict);
+  if (since) query.set("since", since);
+  const entries = await api<AuditEntry[]>(`/api/audit?${query.toString()}`);
+  const body = $("audit").querySelector("tbody") as HTMLTableSectionElement;
+  body.replaceChildren(
+    ...entries.map((e) => {
+      const tr = document.createElement("tr");
+      tr.dataset["kind"] = e.kind;
+      tr.dataset["id"] = e.id;
+      tr.append(cell(e.at.replace("T", " ").slice(0, 19)), cell(e.kind), cell(e.scopes.join(", ")), cell(e.verdict), cell(`${e.title}${e.detail ? ` — ${e.detail}` : ""}`));
+      if (e.kind === "answer") tr.addEventListener("click", () => void api<Answer>(`/api/trace/${encodeURIComponent(e.id)}`).then(renderAnswer, showError));
+      return tr;
+    }),
+  );
+}
+
+function fillScopeFilter(): void {
+  const select = $("audit-scope") as HTMLSelectElement;
+  const chosen = select.value;
+  select.replaceChildren(new Option("any scope", ""), ...(state.topology?.graph.scopes ?? []).map((s) => new Option(s.name, s.name)));
+  select.value = chosen;
 }
 
 function addFeed(item: FeedItem): void {
@@ -260,6 +329,11 @@ cy.on("mouseover", "edge", (event) => {
 cy.on("mouseout", "edge", () => (tooltip.style.display = "none"));
 cy.on("tap", "node", (event) => showScope((event.target as cytoscape.NodeSingular).id()));
 
+$("audit-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  void loadAudit().catch(showError);
+});
+
 $("ask-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const question = ($("question") as HTMLInputElement).value.trim();
@@ -268,9 +342,17 @@ $("ask-form").addEventListener("submit", (event) => {
   button.disabled = true;
   $("answer-meta").textContent = "asking…";
   cy.elements().removeClass("on-path");
-  api<Answer>("/api/ask", { method: "POST", body: JSON.stringify({ question }) })
+  // The page names the answer, so it can draw the hops the manager reports before the answer is back.
+  const id = `q-web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  state.asking = id;
+  state.lastAsked = id;
+  state.live = [];
+  api<Answer>("/api/ask", { method: "POST", body: JSON.stringify({ question, id }) })
     .then(renderAnswer, showError)
-    .finally(() => (button.disabled = false));
+    .finally(() => {
+      state.asking = null;
+      button.disabled = false;
+    });
 });
 
 async function start(): Promise<void> {
@@ -287,12 +369,27 @@ async function start(): Promise<void> {
     }
   }
   for (const item of await api<FeedItem[]>("/api/feed")) addFeed(item);
+  fillScopeFilter();
+  await loadAudit().catch(showError);
   const events = new EventSource(`/events?token=${encodeURIComponent(token)}`);
   events.addEventListener("agents", (event) => {
     renderAgents(JSON.parse((event as MessageEvent<string>).data) as Agents);
     setStatus(`${state.agents.length} agent(s), ${state.topology?.graph.scopes.length ?? 0} scope(s)`);
   });
-  events.addEventListener("answer", (event) => addFeed(JSON.parse((event as MessageEvent<string>).data) as FeedItem));
+  events.addEventListener("answer", (event) => {
+    addFeed(JSON.parse((event as MessageEvent<string>).data) as FeedItem);
+    void loadAudit().catch(showError);
+  });
+  events.addEventListener("hop", (event) => {
+    const hop = JSON.parse((event as MessageEvent<string>).data) as { trace: string; hop: number; scope: string; symbols: string[] };
+    if (hop.trace !== state.lastAsked) return;
+    const prev = state.live.at(-1);
+    state.live.push(hop.scope);
+    if (hop.trace !== state.asking) return; // the answer is already drawn
+    cy.getElementById(hop.scope).addClass("on-path");
+    if (prev !== undefined && prev !== hop.scope) cy.getElementById(`${prev}->${hop.scope}`).addClass("on-path");
+    $("answer-meta").textContent = `asking… hop ${hop.hop}: ${hop.scope}${hop.symbols.length > 0 ? ` (${hop.symbols.join(" → ")})` : ""}`;
+  });
   events.addEventListener("fleet", (event) => setStatus(`fleet unreachable: ${(JSON.parse((event as MessageEvent<string>).data) as { message: string }).message}`, true));
   events.onerror = () => setStatus("connection to mesh web lost; retrying…", true);
 }

@@ -1,7 +1,7 @@
 // The access policy file: its schema (unknown keys and malformed grants refused with the field at fault),
 // grants by key or by keyring name, scope patterns, the fleet's own key, and reloading on change.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync, writeFileSync, utimesSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -74,5 +74,11 @@ describe("the access policy", () => {
     const { file } = fixture([]);
     writeFileSync(file, JSON.stringify({ version: 1, grants: [{ client: "x", ops: [], scopes: ["*"] }] }));
     expect(() => new AccessPolicy({ file, ownKey: newCurveKeys().publicKey, logger })).toThrow(/grants\.0\.ops/);
+  });
+
+  it("accepts the example of docs/MANAGER.md", () => {
+    const doc = readFileSync(new URL("../../../docs/MANAGER.md", import.meta.url), "utf8");
+    const example = /## Access policy[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? "";
+    expect(parsePolicy(example, "MANAGER.md").grants).toHaveLength(2);
   });
 });
