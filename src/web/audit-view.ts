@@ -6,18 +6,7 @@ import { join } from "node:path";
 import { AUDIT_FILE, MANIFEST_FILE } from "../../agents/manager/audit-log.js";
 import { checkAgainstText } from "../../agents/manager/validation/hash-check.js";
 import { SourceReader } from "../../agents/pgc/scan/index.js";
-
-export interface AuditEntry {
-  kind: "answer" | "task";
-  id: string;
-  /** When it was recorded: an ISO time for answers, a day (YYYY-MM-DD) for manifest entries. */
-  at: string;
-  scopes: string[];
-  /** answers: accepted when every hop's evidence was, rejected when any was not; tasks: the manifest status. */
-  verdict: string;
-  title: string;
-  detail: string;
-}
+import type { AuditEntry, CitedLines } from "./types.js";
 
 export interface AuditFilter {
   scope?: string | undefined;
@@ -90,16 +79,6 @@ export function auditEntries(auditDir: string, filter: AuditFilter = {}): AuditE
     .filter((e) => !since || e.at >= since.slice(0, e.at.length))
     .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
     .slice(0, Math.min(filter.limit ?? AUDIT_PAGE, AUDIT_PAGE));
-}
-
-export interface CitedLines {
-  file_path: string;
-  line_start: number;
-  line_end: number;
-  /** match: the lines still hash to the cited sha256; changed: they do not (or the file is shorter); missing: no such file in the root. */
-  outcome: "match" | "changed" | "missing";
-  detail: string;
-  lines: { n: number; text: string }[];
 }
 
 /** Cited lines shown at most per citation (a longer span shows its first lines; the hash covers all). */

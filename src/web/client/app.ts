@@ -2,6 +2,7 @@
 // table, the ask box with the traced chain, and the feed of answers, kept live by Server-Sent Events.
 // Bundled by scripts/build-bundle.mjs into dist/web/app.js; typed against the DOM (tsconfig.json here).
 import cytoscape from "cytoscape";
+import type { AuditEntry, CitedLines } from "../types.js";
 
 interface Scope {
   name: string;
@@ -51,23 +52,6 @@ interface Answer {
   chain?: ChainStep[];
   answer?: string;
   error?: { code: string; message: string };
-}
-interface CitedLines {
-  file_path: string;
-  line_start: number;
-  line_end: number;
-  outcome: "match" | "changed" | "missing";
-  detail: string;
-  lines: { n: number; text: string }[];
-}
-interface AuditEntry {
-  kind: "answer" | "task";
-  id: string;
-  at: string;
-  scopes: string[];
-  verdict: string;
-  title: string;
-  detail: string;
 }
 interface FeedItem {
   id: string;
