@@ -13,6 +13,8 @@ export interface AgentInfo {
   overlays: string[];
   documents: number;
   symbols: number;
+  /** Lines of code in the scope (0 when the worker does not say). */
+  lines: number;
   executor: string;
   endpoint: string;
   uptime_hint_ms: number | null;
@@ -55,6 +57,7 @@ function entryOf(view: PeerView, now: number): Entry {
       overlays: strings(meta["overlays"]),
       documents: Number(meta["documents"] ?? 0),
       symbols: Number(meta["symbols"] ?? 0),
+      lines: Number(meta["lines"] ?? 0),
       executor: String(meta["executor"] ?? ""),
       endpoint: view.card.endpoint,
     },

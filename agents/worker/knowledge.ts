@@ -17,6 +17,8 @@ export interface KnowledgeStats {
   documents: number;
   symbols: number;
   files: number;
+  /** Lines of code in the scope's files (absent where the source does not count them). */
+  lines?: number;
   overlays: readonly OverlayId[];
   /** How similarities are produced: "calibrated_lexical", "coverage" or "external". */
   similarity: string;

@@ -17,6 +17,7 @@ export function knowledgeFromPgc(pgc: Pgc): ScopeKnowledge {
       documents: pgc.data.docs.length,
       symbols: pgc.data.symbols.length,
       files: pgc.data.files.length,
+      lines: pgc.data.files.reduce((sum, file) => sum + file.lines, 0),
       overlays: pgc.overlays(),
       similarity: pgc.opened.calibration.kind,
     }),

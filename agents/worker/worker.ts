@@ -44,6 +44,7 @@ export function workerMeta(scope: ScopeInfo, knowledge: ScopeKnowledge, executor
     documents: stats.documents,
     symbols: stats.symbols,
     files: stats.files,
+    ...(stats.lines !== undefined ? { lines: stats.lines } : {}),
     similarity: stats.similarity,
     executor: executor.name,
   };

@@ -32,7 +32,7 @@ function syntheticFleet(n: number, dir: string): FleetAccess {
     }
   }
   const agents = scopes.flatMap((scope, i) =>
-    [1, 2].map((r) => ({ id: `${scope}-${r}`, scope, scope_paths: [`src/${scope}/`], state: "alive", load: 0, index_revision: `rev${i}`, protocol_versions: ["2.0"], overlays: [], documents: 200 + i * 10, symbols: 50 + i, executor: "pgc", endpoint: `tcp://127.0.0.1:${20000 + i * 2 + r}`, uptime_hint_ms: 60_000 })),
+    [1, 2].map((r) => ({ id: `${scope}-${r}`, scope, scope_paths: [`src/${scope}/`], state: "alive", load: 0, index_revision: `rev${i}`, protocol_versions: ["2.0"], overlays: [], documents: 200 + i * 10, symbols: 50 + i, lines: 2_000 + ((i * 977) % 30_000), executor: "pgc", endpoint: `tcp://127.0.0.1:${20000 + i * 2 + r}`, uptime_hint_ms: 60_000 })),
   );
   const fleet = { root: "/synthetic", started_at: new Date().toISOString(), scopes: scopes.map((name) => ({ name, paths: [`src/${name}/`] })), workers: agents.map((a) => ({ id: a.id, scope: a.scope, pid: 1, endpoint: a.endpoint, index_revision: a.index_revision })), manager: { id: "manager", pid: 1, endpoint: "tcp://127.0.0.1:1" } };
   const path = scopes.slice(0, Math.min(6, n));

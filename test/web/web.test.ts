@@ -90,6 +90,13 @@ describe.skipIf(!CHROMIUM)("mesh web in a real browser", () => {
     expect(drawn.healthy.every(Boolean)).toBe(true);
     await page.waitForSelector("#agents tbody tr");
     expect(await page.$$eval("#agents tbody tr", (rows) => rows.length)).toBe(fleetFile().workers.length);
+    // A scope clicked: its agents, files, size, index and the symbols other scopes use most.
+    await page.evaluate(() => (globalThis as unknown as { meshView: { cy: { getElementById(id: string): { emit(e: string): void } } } }).meshView.cy.getElementById("kernel").emit("tap"));
+    const detail = await page.$eval("#scope-detail", (el) => el.textContent ?? "");
+    expect(detail).toMatch(/^kernel: 1 agent\(s\), 1 alive/);
+    expect(detail).toMatch(/files: kernel\//);
+    expect(detail).toMatch(/\d+ lines · \d+ documents · \d+ symbols/);
+    expect(detail).toMatch(/most used by other scopes: .*dma_alloc_coherent/);
     await page.screenshot({ path: join(SHOTS, "web-topology.png") });
   });
 

@@ -26,6 +26,7 @@ interface Agent {
   index_revision: string;
   documents: number;
   symbols: number;
+  lines: number;
   endpoint: string;
   scope_paths: string[];
   uptime_hint_ms: number | null;
@@ -110,10 +111,11 @@ function paintHealth(): void {
 function renderTopology(topology: Topology): void {
   state.topology = topology;
   state.laidOut = false;
-  const docs = new Map<string, number>();
-  for (const a of state.agents) docs.set(a.scope, Math.max(docs.get(a.scope) ?? 0, a.documents));
+  // Sized by lines of code: what the scope's workers count, else what the graph says.
+  const counted = new Map<string, number>();
+  for (const a of state.agents) counted.set(a.scope, Math.max(counted.get(a.scope) ?? 0, a.lines || a.documents * 20));
   const sizeOf = (scope: Scope) => {
-    const lines = typeof scope.metadata["lines"] === "number" ? (scope.metadata["lines"] as number) : (docs.get(scope.name) ?? 100) * 20;
+    const lines = counted.get(scope.name) || (typeof scope.metadata["lines"] === "number" ? (scope.metadata["lines"] as number) : 2_000);
     return Math.round(18 + 6 * Math.log2(1 + lines / 500));
   };
   const maxWeight = Math.max(1, ...topology.graph.edges.map((e) => e.weight));
@@ -182,10 +184,19 @@ function showScope(name: string): void {
   line(`${name}: ${mine.length} agent(s), ${mine.filter((a) => a.state === "alive").length} alive`);
   if (first) {
     line(`files: ${first.scope_paths.join(", ") || "(the whole root)"}`);
-    line(`index ${first.index_revision} · ${first.documents} documents · ${first.symbols} symbols`);
+    line(`index ${first.index_revision} · ${first.lines} lines · ${first.documents} documents · ${first.symbols} symbols`);
+    const used = topSymbols(name);
+    if (used.length > 0) line(`most used by other scopes: ${used.join(", ")}`);
   }
   for (const a of mine) line(`  ${a.id} ${a.state} load ${a.load}`);
   line(`uses: ${edges.filter((e) => e.from === name).map((e) => e.to).join(", ") || "-"}; used by: ${edges.filter((e) => e.to === name).map((e) => e.from).join(", ") || "-"}`);
+}
+
+/** The scope's symbols other scopes use most: the example references of the edges into it, by count. */
+function topSymbols(scope: string): string[] {
+  const counts = new Map<string, number>();
+  for (const e of state.topology?.graph.edges ?? []) if (e.to === scope) for (const symbol of e.examples) counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 8).map(([symbol]) => symbol);
 }
 
 /** Highlights a path hop by hop: the scopes in order, and the edges between consecutive ones. */
