@@ -36,15 +36,13 @@ let url = "";
 let browser: Browser | undefined;
 let page: Page;
 let pids: number[] = [];
+let waitedForFleet = false;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
   mkdirSync(SHOTS, { recursive: true });
   cpSync(C_KERNEL_DIR, root, { recursive: true });
-  const up = await mesh("up", root, "--json");
-  expect(up.code, up.stderr).toBe(0);
-  const fleet = fleetFile();
-  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
+  // The page is opened before the fleet starts: it says it waits, then fills in when the fleet is up.
   web = spawn(process.execPath, [MESH_BIN, "web", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
   url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: web!.stdout! }).once("line", (line) => resolve((JSON.parse(line) as { url: string }).url));
@@ -54,6 +52,13 @@ beforeAll(async () => {
   browser = await launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
   page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 860 });
+  await page.goto(url);
+  await page.waitForFunction(() => /waiting for the fleet: no fleet is running/.test((globalThis as unknown as { document: { getElementById(id: string): { textContent: string | null } } }).document.getElementById("status").textContent ?? ""), { timeout: 20_000 });
+  waitedForFleet = true;
+  const up = await mesh("up", root, "--json");
+  expect(up.code, up.stderr).toBe(0);
+  const fleet = fleetFile();
+  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
 }, 180_000);
 
 afterAll(async () => {
@@ -77,8 +82,8 @@ describe.skipIf(!CHROMIUM)("mesh web in a real browser", () => {
     expect(wrong.status).toBe(401);
   });
 
-  it("draws every scope and edge of the topology, coloured by health", async () => {
-    await page.goto(url);
+  it("draws every scope and edge of the topology, coloured by health, on a page opened before the fleet started", async () => {
+    expect(waitedForFleet).toBe(true);
     const topology = JSON.parse((await mesh("topology", "--format", "json")).stdout) as { scopes: { name: string }[]; edges: { from: string; to: string }[] };
     await page.waitForFunction((n: number) => (globalThis as unknown as { meshView: { cy: { nodes(): { length: number } } } }).meshView.cy.nodes().length === n, { timeout: 20_000 }, topology.scopes.length);
     const drawn = await page.evaluate(() => {
