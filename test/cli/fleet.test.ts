@@ -117,6 +117,13 @@ describe("a fleet through the CLI", () => {
     }
   });
 
+  it("runs one manager: a second one for the same fleet is refused, naming the first", async () => {
+    const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+    const second = await mesh("manager", "--audit", join(dir, "audit"), "--registry", join(dir, "registry"), "--log-level", "warn");
+    expect(second.code).toBe(69);
+    expect(second.stderr).toMatch(new RegExp(`another manager \\(pid ${fleetFile().manager?.pid} on `));
+  });
+
   it("delegates a task with its CDP workspace and one manifest line", async () => {
     const out = await mesh("delegate", "--scope", "mm", "--task", "Where is alloc_pages defined?", "--criteria", "names alloc_pages", "--json");
     expect(out.code, out.stderr).toBe(0);

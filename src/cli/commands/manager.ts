@@ -6,6 +6,8 @@ import { createLogger } from "../../logging.js";
 import { stopOnSignals } from "../../shutdown.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { CliError, EXIT } from "../exit-codes.js";
+import { mkdirSync } from "node:fs";
+import { acquireManagerLock, ManagerLockedError, type ManagerLock } from "../../fleet/manager-lock.js";
 import { accessPolicy, nodeCurve } from "../../security.js";
 
 export const HELP = `Usage: mesh manager --audit DIR (--seed ENDPOINT... | --registry DIR) [--root DIR] [--id ID]
@@ -39,6 +41,16 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.audit) throw new CliError("--audit DIR is required", EXIT.usage);
   if (!values.seed?.length && !values.registry) throw new CliError("give --seed ENDPOINT or --registry DIR so the manager can find the workers", EXIT.usage);
   const logger = createLogger(logLevelOf(values["log-level"], "info"));
+  // One manager per fleet (per audit directory): refuse while another lives, take over from a dead one.
+  let lock: ManagerLock;
+  try {
+    mkdirSync(values.audit, { recursive: true });
+    lock = acquireManagerLock(values.audit, Date.now());
+  } catch (error) {
+    if (error instanceof ManagerLockedError) throw new CliError(error.message, EXIT.unavailable, "use that manager, or stop its fleet with `mesh down ROOT` first");
+    throw error;
+  }
+  if (lock.tookOverFrom) logger.warn({ previous: lock.tookOverFrom }, "took over the manager lock from a manager that is gone");
   const curve = nodeCurve(values["curve-secret"], values.keyring);
   const access = accessPolicy(values.policy, curve, values.keyring, logger);
   const node = new MeshNode({
@@ -57,6 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid });
   const signal = await stopped;
   await manager.audit.flush();
+  lock.release();
   printJson({ event: "stopped", id: node.id, signal });
   return EXIT.ok;
 }
