@@ -17,6 +17,8 @@ export interface AgentInfo {
   lines: number;
   executor: string;
   endpoint: string;
+  /** The host the worker runs on, as its card says. */
+  host: string;
   uptime_hint_ms: number | null;
 }
 
@@ -60,6 +62,7 @@ function entryOf(view: PeerView, now: number): Entry {
       lines: Number(meta["lines"] ?? 0),
       executor: String(meta["executor"] ?? ""),
       endpoint: view.card.endpoint,
+      host: view.card.host ?? "",
     },
     knownSince: now - view.known_for_ms,
   };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
@@ -50,8 +50,10 @@ afterAll(async () => {
 
 describe("a fleet through the CLI", () => {
   it("lists its agents, renders its topology, answers a multi-hop question and replays it", async () => {
-    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { scope: string; state: string }[] };
+    const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { scope: string; state: string; host: string }[] };
     expect(agents.agents.map((a) => a.scope).sort()).toEqual(["drivers", "kernel", "mm", "net"]);
+    expect(agents.agents.every((a) => a.host === hostname())).toBe(true);
+    expect((await mesh("agents")).stdout).toMatch(/^SCOPE +ID +HOST +STATE/);
     expect(agents.agents.every((a) => a.state === "alive")).toBe(true);
     expect((await mesh("status")).stdout).toMatch(/4 worker\(s\)/);
 

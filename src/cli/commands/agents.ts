@@ -7,8 +7,8 @@ import { EXIT } from "../exit-codes.js";
 
 export const HELP = `Usage: mesh agents [--fleet ROOT] [--json]     (also: mesh status)
 
-List the agents of the running fleet (the only one, or the one of --fleet ROOT): scope, state, load,
-index revision, protocol versions and how long the manager has known each.
+List the agents of the running fleet (the only one, or the one of --fleet ROOT): scope, host, state,
+load, index revision, protocol versions and how long the manager has known each.
 
 Options:
   --fleet ROOT   the fleet's code root, when several fleets run
@@ -33,8 +33,8 @@ export async function run(argv: string[]): Promise<number> {
     printJson({ root: fleet.root, manager: fleet.manager, agents });
     return EXIT.ok;
   }
-  const header = ["SCOPE", "ID", "STATE", "LOAD", "INDEX", "PROTOCOLS", "UP"];
-  const rows = agents.map((a) => [a.scope, a.id, a.state, String(a.load), a.index_revision, a.protocol_versions.join(","), age(a.uptime_hint_ms)]);
+  const header = ["SCOPE", "ID", "HOST", "STATE", "LOAD", "INDEX", "PROTOCOLS", "UP"];
+  const rows = agents.map((a) => [a.scope, a.id, a.host || "-", a.state, String(a.load), a.index_revision, a.protocol_versions.join(","), age(a.uptime_hint_ms)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd()}\n`);
   process.stdout.write(`${agents.length} worker(s) in the fleet for ${fleet.root}; manager ${fleet.manager?.endpoint}\n`);

@@ -28,6 +28,7 @@ interface Agent {
   symbols: number;
   lines: number;
   endpoint: string;
+  host: string;
   scope_paths: string[];
   uptime_hint_ms: number | null;
 }
@@ -161,7 +162,7 @@ function renderAgents(agents: Agents): void {
       .map((a) => {
         const tr = document.createElement("tr");
         tr.dataset["agent"] = a.id;
-        const host = /^tcp:\/\/([^:]+):/.exec(a.endpoint)?.[1] ?? a.endpoint;
+        const host = a.host || (/^tcp:\/\/([^:]+):/.exec(a.endpoint)?.[1] ?? a.endpoint);
         tr.append(cell(a.scope), cell(a.id), cell(host), cell(a.state, `state-${a.state}`), cell(String(a.load)), cell(a.index_revision), cell(age(a.uptime_hint_ms)));
         return tr;
       }),
