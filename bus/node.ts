@@ -36,6 +36,12 @@ export interface RequestOptions {
   /** Start a chain with this hop budget (default 6), or an explicit trail (a manager's logical path). */
   maxHops?: number;
   trail?: { path: string[]; hops: number; maxHops: number };
+  /**
+   * Send under this message id instead of a fresh one: a request re-sent by a restarted sender (a
+   * manager resuming its journal) is then recognised by the peer's reply cache and never runs twice.
+   * Unique per sender id: the caller keeps it so.
+   */
+  messageId?: string;
 }
 
 export interface NodeEvents {
@@ -271,7 +277,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
     const deadline = Math.min(Date.now() + timeoutMs, options.via?.deadline ?? Number.POSITIVE_INFINITY);
     const trail = options.trail ?? trailFor(this.id, options.via, options.maxHops);
-    const messageId = this.nextId();
+    const messageId = options.messageId ?? this.nextId();
     const trace = options.traceId ?? options.via?.traceId ?? newTraceId();
     const fields = { deadline, hops: trail.hops, max_hops: trail.maxHops, path: trail.path, trace };
     const frame = this.outbound.encode(this.outbound.envelope("request", { op, args }, fields, messageId));

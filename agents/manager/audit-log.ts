@@ -66,6 +66,17 @@ export class AuditLog {
     return handled(this.enqueue(() => writeFileSync(join(this.dir, file), body)).then(() => file));
   }
 
+  /** A delegation's stored output (`writeOutputFile`), or null when there is none. */
+  async readOutputFile(taskId: string): Promise<unknown> {
+    await this.flush();
+    const file = `${OUTPUTS_DIR}/${taskId.replace(/[^A-Za-z0-9._-]/g, "_")}.json`;
+    try {
+      return JSON.parse(await readFile(join(this.dir, file), "utf8"));
+    } catch {
+      return null;
+    }
+  }
+
   /** The stored output a hop reference points to, or null. */
   async readHopOutput(ref: string): Promise<unknown> {
     const [file, key] = ref.split("#");

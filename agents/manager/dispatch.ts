@@ -30,6 +30,10 @@ export interface DispatchOptions {
   accept?: (agent: AgentInfo) => boolean;
   /** The caller gave up: the request in flight is cancelled on the bus (a CANCEL to its worker), and no other replica is tried. */
   signal?: AbortSignal;
+  /** Send under this message id (a journaled task re-sent after a restart: the worker's reply cache knows it). */
+  messageId?: string;
+  /** Told which replica a request goes to, before it is sent (the journal records it). */
+  onAgent?: (agent: AgentInfo) => void;
 }
 
 /** Failures after which another replica may succeed; anything else is the task's own outcome. */
@@ -64,9 +68,11 @@ export async function dispatchOp(
       throw new NoWorkerError(`no worker of scope "${scope}" can take the ${op === "task" ? "task" : `request ${op}`}${detail}`);
     }
     tried.add(agent.id);
+    options.onAgent?.(agent);
     try {
       const result = await directory.track(agent.id, () =>
         node.request(agent.id, op, args, {
+          ...(options.messageId ? { messageId: options.messageId } : {}),
           timeoutMs: Math.max(1, deadline - Date.now()),
           ...(options.trail ? { trail: options.trail } : {}),
           ...(options.traceId ? { traceId: options.traceId } : {}),

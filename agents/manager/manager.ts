@@ -16,6 +16,8 @@ import { answerBySearch } from "./answer/answer-question.js";
 import type { HopEvent } from "./search/trace-chain.js";
 import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
+import { Journal, type Unfinished } from "./journal.js";
+import { setTimeout as sleep } from "node:timers/promises";
 import { restrictOwnership } from "./ownership.js";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
@@ -39,12 +41,20 @@ export interface DelegationResult extends Dispatched {
 
 export const PROTOCOL_WITH_EVIDENCE = "2.0";
 const BEST_SCOPE_TIMEOUT_MS = 5_000;
+/** How long a resumed task waits for its scope's workers to re-join the new manager. */
+export const RESUME_WAIT_MS = 30_000;
+const RESUME_POLL_MS = 100;
+/** A resumed task gets at least this long, whatever was left of its own timeout. */
+const RESUME_MIN_TIMEOUT_MS = 30_000;
 
 export class Manager {
   readonly directory: AgentsDirectory;
   readonly scopeMap: ScopeMap;
   readonly audit: AuditLog;
   readonly metrics = new ValidationMetrics();
+  readonly journal: Journal;
+  /** Delegations running (or resumed) here, by task id. */
+  private readonly inflight = new Map<string, Promise<DelegationResult>>();
   private readonly sources: SourceReader;
   private readonly logger: Logger;
   /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
@@ -55,6 +65,7 @@ export class Manager {
     this.logger = options.logger.child({ component: "agents:manager" });
     this.directory = new AgentsDirectory(options.node);
     this.scopeMap = new ScopeMap(options.node, this.directory, this.logger, options.overrides);
+    this.journal = new Journal(options.auditDir);
     this.audit = new AuditLog(options.auditDir, (error) => this.logger.error({ err: error, dir: options.auditDir }, "could not write an audit record"));
     this.sources = new SourceReader(options.root ?? "");
   }
@@ -72,10 +83,64 @@ export class Manager {
     return this.delegate({ id: newTaskId(), task: question, acceptance_criteria: [], grounding }, { scope });
   }
 
-  /** Delegate a task to a scope, validate the answer, record it in MANIFEST.jsonl. */
-  async delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal }): Promise<DelegationResult> {
+  /**
+   * Delegate a task to a scope, validate the answer, record it in MANIFEST.jsonl. The task is journaled
+   * (fsync'd) before it is dispatched and marked done once its outcome is recorded; a task id already in
+   * flight here is not run again: the caller gets the same outcome.
+   */
+  delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal }): Promise<DelegationResult> {
+    const running = this.inflight.get(task.id);
+    if (running) return running;
+    const messageId = newMessageId();
+    this.journal.accepted(task, target.scope, messageId, target.timeoutMs);
+    return this.track(task.id, this.runDelegation(task, { ...target, messageId }));
+  }
+
+  /** The outcome of a delegation this manager runs (or resumes), when it is one. */
+  inflightDelegation(taskId: string): Promise<DelegationResult> | undefined {
+    return this.inflight.get(taskId);
+  }
+
+  /**
+   * Resumes the tasks a previous manager of this fleet accepted and did not finish: each is sent again,
+   * under its journaled message id, to the replica it went to (or, when that one is gone, to another of
+   * its scope). Registered at once, so a client asking for one by id waits for it.
+   */
+  resumeJournal(): number {
+    const unfinished = this.journal.unfinished();
+    for (const entry of unfinished) {
+      this.logger.warn({ task: entry.task.id, scope: entry.scope, agent: entry.agent }, "resuming a task a previous manager accepted");
+      this.track(entry.task.id, this.resumeOne(entry));
+    }
+    return unfinished.length;
+  }
+
+  private async resumeOne(entry: Unfinished): Promise<DelegationResult> {
+    // The fleet's workers re-join the new manager within a gossip period or two: wait for the one that had it.
+    const until = Date.now() + RESUME_WAIT_MS;
+    while (Date.now() < until && !this.directory.replicas(entry.scope, new Set()).some((a) => a.id === entry.agent || entry.agent === undefined)) await sleep(RESUME_POLL_MS);
+    const preferred = this.directory.replicas(entry.scope, new Set()).some((a) => a.id === entry.agent) ? { accept: (a: AgentInfo) => a.id === entry.agent } : {};
+    const remaining = entry.timeout_ms ? Math.max(RESUME_MIN_TIMEOUT_MS, entry.accepted_at + entry.timeout_ms - Date.now()) : undefined;
+    return this.runDelegation(entry.task, { scope: entry.scope, messageId: entry.message_id, ...(remaining ? { timeoutMs: remaining } : {}), ...preferred });
+  }
+
+  private track(taskId: string, run: Promise<DelegationResult>): Promise<DelegationResult> {
+    const tracked = run.finally(() => {
+      this.inflight.delete(taskId);
+      try {
+        this.journal.done(taskId);
+      } catch (error) {
+        this.logger.error({ err: error, task: taskId }, "could not mark a task done in the journal");
+      }
+    });
+    this.inflight.set(taskId, tracked);
+    tracked.catch(() => undefined); // the caller sees the rejection; an abandoned one crashes nothing
+    return tracked;
+  }
+
+  private async runDelegation(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal; messageId: string; accept?: (a: AgentInfo) => boolean }): Promise<DelegationResult> {
     const signal = target.signal ? { signal: target.signal } : {};
-    const first = await this.dispatchAndValidate(task, target.scope, signal, target.timeoutMs);
+    const first = await this.dispatchAndValidate(task, target.scope, { ...signal, messageId: target.messageId, onAgent: (a) => this.journal.dispatched(task.id, a.id), ...(target.accept ? { accept: target.accept } : {}) }, target.timeoutMs);
     let result: DelegationResult = first;
     if (first.verdict.code === "PROTOCOL_MISMATCH") {
       // Seed 002 §5.1: re-assign to a worker that speaks the grounding protocol.
@@ -148,7 +213,7 @@ export class Manager {
     return result;
   }
 
-  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean; signal?: AbortSignal }, timeoutMs?: number): Promise<DelegationResult> {
+  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean; signal?: AbortSignal; messageId?: string; onAgent?: (a: AgentInfo) => void }, timeoutMs?: number): Promise<DelegationResult> {
     const dispatched = await dispatchTask(this.options.node, this.directory, scope, task, { ...extra, ...(timeoutMs ? { timeoutMs } : {}) }, this.logger);
     return { ...dispatched, verdict: await this.validate(task, dispatched) };
   }
@@ -214,6 +279,11 @@ export class Manager {
       linked_tasks: [],
     });
   }
+}
+
+/** A message id for a journaled task: unique across manager restarts (the bus's own restart per incarnation). */
+function newMessageId(): string {
+  return `j.${randomBytes(9).toString("base64url")}`;
 }
 
 function newTaskId(): string {

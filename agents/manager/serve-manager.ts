@@ -32,6 +32,7 @@ const delegateArgs = z.object({
   /** The plan this task is a step of: the access policy checks delegate_plan rather than delegate. */
   plan: z.string().min(1).max(128).optional(),
 });
+const delegationArgs = z.object({ task_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/) });
 const authorizeArgs = z.object({ op: z.enum(POLICY_OPS), scopes: z.array(z.string().min(1).max(64)).max(1_000) });
 
 function invalid(message: string): Error {
@@ -68,6 +69,20 @@ export function serveManager(node: MeshNode, manager: Manager, access?: AccessPo
     const task = parseDelegatedTask(parsed.data.task);
     const result = await manager.delegate(task, { scope: parsed.data.scope, signal: context.signal, ...(parsed.data.timeout_ms ? { timeoutMs: parsed.data.timeout_ms } : {}) });
     return { response: result.response, verdict: result.verdict, agent: result.agent.id, failovers: result.failovers, reassigned_from: result.reassigned_from ?? null };
+  });
+  // A client whose manager died asks the new one for its task by id: running or resumed here, it waits
+  // for it; finished, it gets the recorded outcome.
+  node.handle("delegation", async (args) => {
+    const parsed = delegationArgs.safeParse(args);
+    if (!parsed.success) throw invalid(`invalid delegation: ${parsed.error.issues[0]?.message ?? "?"}`);
+    const running = manager.inflightDelegation(parsed.data.task_id);
+    if (running) {
+      const result = await running;
+      return { response: result.response, verdict: result.verdict, agent: result.agent.id, failovers: result.failovers, reassigned_from: result.reassigned_from ?? null };
+    }
+    const stored = (await manager.audit.readOutputFile(parsed.data.task_id)) as { response?: unknown; verdict?: unknown; agent?: unknown } | null;
+    if (stored?.response) return { response: stored.response, verdict: stored.verdict, agent: stored.agent, failovers: [], reassigned_from: null };
+    throw Object.assign(new Error(`no task "${parsed.data.task_id}" was accepted by this fleet's manager`), { code: "not_found" });
   });
   node.handle("skipped_step", async (args) => {
     const parsed = skippedStepArgs.safeParse(args);

@@ -58,3 +58,56 @@ export async function askManager(fleet: FleetManifest, op: string, args: unknown
     await client.close();
   }
 }
+
+/** How often a client waiting on its manager looks whether a new manager took over the fleet. */
+export const SUCCESSOR_POLL_MS = 500;
+
+/**
+ * One request to the fleet's manager that survives the manager's death: while it waits, the fleet file is
+ * watched, and when another manager process has taken over (mesh up restarts it), the request is
+ * abandoned and `recover` — an op that gets the same outcome by id — is sent to the new manager. A
+ * `not_found` there (the old manager died before it journaled the request) sends the request again.
+ */
+export async function askManagerSurviving(fleet: FleetManifest, op: string, args: unknown, recover: { op: string; args: unknown }, logger: Logger, timeoutMs = FLEET_REQUEST_TIMEOUT_MS): Promise<unknown> {
+  const dir = fleetDirFor(fleet.root);
+  const deadline = Date.now() + timeoutMs;
+  let current = fleet;
+  let sending = { op, args };
+  for (;;) {
+    const manager = current.manager;
+    if (!manager) throw new CliError("the fleet has no manager", EXIT.unavailable, `restart it with \`mesh up ${fleet.root}\``);
+    const abandon = new AbortController();
+    const client = new MeshClient({ endpoint: manager.endpoint, timeoutMs, attempts: 1, logger, ...fleetClientCurve(dir) });
+    let successor: FleetManifest | null = null;
+    const watch = setInterval(() => {
+      const now = readFleet(dir);
+      if (now?.manager && now.manager.pid !== manager.pid && pidAlive(now.manager.pid)) {
+        successor = now;
+        abandon.abort();
+      }
+    }, SUCCESSOR_POLL_MS);
+    try {
+      return await client.request(sending.op, sending.args, { timeoutMs: Math.max(1, deadline - Date.now()), signal: abandon.signal });
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      if (successor) {
+        logger.warn({ old: manager.pid, new: (successor as FleetManifest).manager?.pid }, "the manager was replaced; asking the new one");
+        current = successor;
+        sending = recover;
+        continue;
+      }
+      if (sending === recover && e.code === "not_found") {
+        sending = { op, args };
+        continue;
+      }
+      if (e.name === "TimeoutError") throw new CliError(`the manager did not answer ${op} within ${timeoutMs / 1000} s`, EXIT.timeout, pidAlive(manager.pid) ? undefined : `its manager (pid ${manager.pid}) is gone: restart it with \`mesh up ${fleet.root}\`; an accepted task resumes`);
+      if (e.code === "unauthorized") throw new CliError(`${op} refused: ${e.message.replace(/^unauthorized: /, "")}`, EXIT.forbidden, UNAUTHORIZED_HINT);
+      if (e.name === "RemoteError" || e.name === "NackError") throw new CliError(`${op} failed: ${e.message}`, EXIT.failed);
+      throw new CliError(`cannot reach the fleet's manager at ${manager.endpoint}: ${e.message}`, EXIT.unavailable, "restart the fleet with `mesh up ROOT`");
+    } finally {
+      clearInterval(watch);
+      await client.close();
+    }
+  }
+}
+

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../../delegation.js";
 import { FleetLink } from "../../fleet/fleet-link.js";
 import { delegatePlan, PlanError } from "../../plans/index.js";
-import { askManager, findFleet, UNAUTHORIZED_HINT } from "../../fleet/find-fleet.js";
+import { askManager, askManagerSurviving, findFleet, UNAUTHORIZED_HINT } from "../../fleet/find-fleet.js";
 import { createLogger } from "../../logging.js";
 import { logLevelOf, parse, printJson } from "../args.js";
 import { overlaysOption } from "../overlays-option.js";
@@ -54,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
   const { dir, fleet } = await findFleet(values.fleet);
   const agents = (await askManager(fleet, "agents", {}, logger)) as AgentInfo[];
-  const result = await delegateTask(dir, fleet, liveScopes(fleet, agents), values.scope, task, (args) => askManager(fleet, "delegate", args, logger)).catch((error: unknown) => {
+  const result = await delegateTask(dir, fleet, liveScopes(fleet, agents), values.scope, task, (args) => askManagerSurviving(fleet, "delegate", args, { op: "delegation", args: { task_id: task.id } }, logger)).catch((error: unknown) => {
     if (error instanceof UnknownScopeError) throw new CliError(error.message, EXIT.usage, `scopes: ${error.known.join(", ")}`);
     throw error;
   });

@@ -66,9 +66,13 @@ export async function run(argv: string[]): Promise<number> {
   serveManager(node, manager, access);
   const stopped = stopOnSignals(() => node.stop(), logger);
   await node.start();
-  printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid });
+  // Tasks a previous manager of this fleet accepted and did not finish are sent again (docs/MANAGER.md, "The journal").
+  manager.journal.compact();
+  const resumed = manager.resumeJournal();
+  printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid, ...(resumed > 0 ? { resumed } : {}) });
   const signal = await stopped;
   await manager.audit.flush();
+  manager.journal.close();
   lock.release();
   printJson({ event: "stopped", id: node.id, signal });
   return EXIT.ok;

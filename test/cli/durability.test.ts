@@ -1,0 +1,91 @@
+// Nothing accepted is lost when the manager dies: a task running in a 3 s agent command survives a
+// SIGKILLed manager — the manager restarted by `mesh up` resumes it from its journal under the same
+// message id, the worker answers from its reply cache, the waiting `mesh delegate` gets the result from
+// the new manager, and the agent ran exactly once. Real processes throughout.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
+import { MESH_BIN, meshCli, processAlive } from "../helpers/processes.js";
+
+const home = mkdtempSync(join(tmpdir(), "mesh-home-durable-"));
+const root = join(home, "code");
+const counter = join(home, "runs.log");
+const agent = join(home, "slow-agent.mjs");
+const env = { ...process.env, MESH_HOME: home };
+const mesh = meshCli(env);
+const EXEC = `${process.execPath} ${agent} ${counter}`;
+
+interface Fleet {
+  workers: { pid: number }[];
+  manager: { pid: number } | null;
+}
+const fleetDir = () => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+const fleetFile = () => JSON.parse(readFileSync(join(fleetDir(), "fleet.json"), "utf8")) as Fleet;
+const runs = () => (existsSync(counter) ? readFileSync(counter, "utf8").split("\n").filter(Boolean) : []);
+const pids = new Set<number>();
+
+beforeAll(async () => {
+  cpSync(C_KERNEL_DIR, root, { recursive: true });
+  writeFileSync(
+    agent,
+    `import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+const [counter, workspace] = [process.argv[2], process.argv.at(-1)];
+appendFileSync(counter, "start " + process.pid + "\\n");
+await new Promise((resolve) => setTimeout(resolve, 3000));
+writeFileSync(join(workspace, "OUTPUT.md"), "# Task Complete: " + process.env.MESH_TASK_ID + "\\n\\n**Status:** completed\\n**Agent:** slow\\n\\n## Summary\\nDone slowly, once.\\n\\n## Key Findings\\n- it took three seconds\\n");
+appendFileSync(counter, "end " + process.pid + "\\n");
+`,
+  );
+  chmodSync(agent, 0o755);
+  const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
+  expect(up.code, up.stderr).toBe(0);
+  for (const w of fleetFile().workers) pids.add(w.pid);
+}, 180_000);
+
+afterAll(async () => {
+  await mesh(["down", root]);
+  for (const pid of pids) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("a manager killed mid-task", () => {
+  it("is restarted by mesh up, resumes the task from its journal, and the waiting client gets the result of one run", { timeout: 120_000 }, async () => {
+    const client = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", "Where is kmalloc defined?", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    client.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    client.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => client.once("exit", resolve));
+
+    // The agent has started on the task: kill the manager that dispatched it.
+    await expect.poll(() => runs().length, { timeout: 30_000 }).toBe(1);
+    const first = fleetFile().manager?.pid as number;
+    pids.add(first);
+    process.kill(first, "SIGKILL");
+    await expect.poll(() => processAlive(first)).toBe(false);
+
+    const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
+    expect(up.code, up.stderr).toBe(0);
+    const second = fleetFile().manager?.pid as number;
+    pids.add(second);
+    expect(second).not.toBe(first);
+
+    expect(await exited, stderr).toBe(0);
+    const result = JSON.parse(stdout) as { response: { status: string; result: string }; verdict: { status: string } };
+    expect(result.response.status).toBe("completed");
+    expect(result.response.result).toMatch(/Done slowly, once\./);
+    // One run of the agent, from start to end.
+    expect(runs().filter((l) => l.startsWith("start"))).toHaveLength(1);
+    expect(runs().filter((l) => l.startsWith("end"))).toHaveLength(1);
+    // The new manager says it took over and resumed; the journal holds nothing unfinished.
+    const log = readdirSync(join(fleetDir(), "logs")).filter((f) => f.startsWith("manager")).map((f) => readFileSync(join(fleetDir(), "logs", f), "utf8")).join("\n");
+    expect(log).toMatch(/took over the manager lock/);
+    expect(log).toMatch(/resuming a task a previous manager accepted/);
+    const journal = readFileSync(join(fleetDir(), "audit", "journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { op: string });
+    expect(journal.map((l) => l.op)).toEqual(["accepted", "dispatched", "dispatched", "done"]);
+  });
+});
