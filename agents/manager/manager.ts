@@ -17,6 +17,7 @@ import type { HopEvent } from "./search/trace-chain.js";
 import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { Journal, type Unfinished } from "./journal.js";
+import { crashPoint } from "./crash-points.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { restrictOwnership } from "./ownership.js";
 import { SourceReader } from "../pgc/scan/index.js";
@@ -93,6 +94,7 @@ export class Manager {
     if (running) return running;
     const messageId = newMessageId();
     this.journal.accepted(task, target.scope, messageId, target.timeoutMs);
+    crashPoint("after_journal");
     return this.track(task.id, this.runDelegation(task, { ...target, messageId }));
   }
 
@@ -141,6 +143,7 @@ export class Manager {
   private async runDelegation(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal; messageId: string; accept?: (a: AgentInfo) => boolean }): Promise<DelegationResult> {
     const signal = target.signal ? { signal: target.signal } : {};
     const first = await this.dispatchAndValidate(task, target.scope, { ...signal, messageId: target.messageId, onAgent: (a) => this.journal.dispatched(task.id, a.id), ...(target.accept ? { accept: target.accept } : {}) }, target.timeoutMs);
+    crashPoint("after_reply");
     let result: DelegationResult = first;
     if (first.verdict.code === "PROTOCOL_MISMATCH") {
       // Seed 002 §5.1: re-assign to a worker that speaks the grounding protocol.

@@ -88,4 +88,44 @@ describe("a manager killed mid-task", () => {
     const journal = readFileSync(join(fleetDir(), "audit", "journal.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { op: string });
     expect(journal.map((l) => l.op)).toEqual(["accepted", "dispatched", "dispatched", "done"]);
   });
+
+  /** Restarts the fleet's manager so that it dies (as if SIGKILLed) at `point`, then delegates one task. */
+  async function crashAt(point: string): Promise<void> {
+    const current = fleetFile().manager?.pid as number;
+    pids.add(current);
+    process.kill(current, "SIGKILL");
+    await expect.poll(() => processAlive(current)).toBe(false);
+    const armed = await mesh(["up", root, "--exec", EXEC, "--json"], { ...env, MESH_CRASH_AT: point });
+    expect(armed.code, armed.stderr).toBe(0);
+    const doomed = fleetFile().manager?.pid as number;
+    pids.add(doomed);
+    rmSync(counter, { force: true });
+
+    const client = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", `Where is kmalloc defined? (${point})`, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    client.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    client.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => client.once("exit", resolve));
+    await expect.poll(() => processAlive(doomed), { timeout: 30_000 }).toBe(false);
+    // Where it died: before the worker had the task, or after the agent had run and the worker replied.
+    expect(runs().filter((l) => l.startsWith("start"))).toHaveLength(point === "after_journal" ? 0 : 1);
+
+    const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
+    expect(up.code, up.stderr).toBe(0);
+    pids.add(fleetFile().manager?.pid as number);
+    expect(await exited, stderr).toBe(0);
+    const result = JSON.parse(stdout) as { response: { status: string; result: string } };
+    expect(result.response.status).toBe("completed");
+    expect(result.response.result).toMatch(/Done slowly, once\./);
+    expect(runs().filter((l) => l.startsWith("start"))).toHaveLength(1);
+  }
+
+  it("dies between journaling a task and sending it: the next manager sends it, and the agent runs once", { timeout: 120_000 }, async () => {
+    await crashAt("after_journal");
+  });
+
+  it("dies between the worker's reply and recording it: the next manager gets it from the worker's reply cache, and the agent ran once", { timeout: 120_000 }, async () => {
+    await crashAt("after_reply");
+  });
 });
