@@ -257,7 +257,7 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
         const delegated = buildTask({ task, ...(criteria ? { criteria } : {}), ...(strategy ? { strategy } : {}), ...(overlays ? { overlays } : {}), ...(critical ? { critical } : {}) });
         await progress(context, 0, 1, `delegating ${delegated.id} to ${scope}`);
         const agents = (await link.request("agents", {})) as AgentInfo[];
-        const outcome = await delegateTask(dir, fleet, liveScopes(fleet, agents), scope, delegated, (args) => link.request("delegate", args, { signal: context.signal }));
+        const outcome = await delegateTask(dir, fleet, liveScopes(fleet, agents), scope, delegated, (args) => link.request("delegate", args, { signal: context.signal, recover: { op: "delegation", args: { task_id: delegated.id } } }));
         await progress(context, 1, 1, `${outcome.response.status}, verdict ${outcome.verdict.status}`);
         const { response, verdict } = outcome;
         const structured = {
@@ -310,7 +310,7 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
         const { dir, fleet } = await link.fleet();
         const agents = (await link.request("agents", {})) as AgentInfo[];
         const total = plan.tasks.length;
-        const result = await delegatePlan({ dir, fleet, scopes: liveScopes(fleet, agents), request: (op, args, signal) => link.request(op, args, signal ? { signal } : {}) }, plan, {
+        const result = await delegatePlan({ dir, fleet, scopes: liveScopes(fleet, agents), request: (op, args, signal, recover) => link.request(op, args, { ...(signal ? { signal } : {}), ...(recover ? { recover } : {}) }) }, plan, {
           signal: context.signal,
           onProgress: (counts, event) => void progress(context, counts.completed + counts.failed + counts.blocked + counts.cancelled, total, event),
         });

@@ -13,8 +13,8 @@ export interface PlanFleet {
   dir: string;
   fleet: FleetManifest;
   scopes: readonly { name: string; paths: readonly string[] }[];
-  /** One request to the fleet's manager. */
-  request: (op: string, args: unknown, signal?: AbortSignal) => Promise<unknown>;
+  /** One request to the fleet's manager; `recover` is what to ask a manager that replaced a dead one (FleetLink). */
+  request: (op: string, args: unknown, signal?: AbortSignal, recover?: { op: string; args: unknown }) => Promise<unknown>;
 }
 
 export function newPlanId(): string {
@@ -28,7 +28,7 @@ export async function delegatePlan(target: PlanFleet, value: unknown, options: {
   // Checked whole against the access policy before any step runs: a refused scope is a NACK `unauthorized`.
   await target.request("authorize", { op: "delegate_plan", scopes: [...new Set(plan.tasks.map((t) => t.scope))] }, options.signal);
   return runPlan(plan, planId, chosen, {
-    delegate: (scope, task, signal) => delegateTask(target.dir, target.fleet, target.scopes, scope, task, (args) => target.request("delegate", { ...(args as object), plan: planId }, signal)) as Promise<DelegationOutcome>,
+    delegate: (scope, task, signal) => delegateTask(target.dir, target.fleet, target.scopes, scope, task, (args) => target.request("delegate", { ...(args as object), plan: planId }, signal, { op: "delegation", args: { task_id: task.id } })) as Promise<DelegationOutcome>,
     recordSkipped: async (step) => void (await target.request("skipped_step", step)),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

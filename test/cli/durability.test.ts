@@ -9,6 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
 import { MESH_BIN, meshCli, processAlive } from "../helpers/processes.js";
+import pino from "pino";
+import { FleetLink } from "../../src/fleet/fleet-link.js";
+import { buildTask } from "../../src/delegation.js";
 
 const home = mkdtempSync(join(tmpdir(), "mesh-home-durable-"));
 const root = join(home, "code");
@@ -127,5 +130,28 @@ describe("a manager killed mid-task", () => {
 
   it("dies between the worker's reply and recording it: the next manager gets it from the worker's reply cache, and the agent ran once", { timeout: 120_000 }, async () => {
     await crashAt("after_reply");
+  });
+
+  it("a long-lived client (the MCP server's fleet link) follows the fleet to the new manager too", { timeout: 120_000 }, async () => {
+    process.env["MESH_HOME"] = home; // the link finds the fleet as the other commands do
+    const link = new FleetLink(root, pino({ level: "silent" }));
+    rmSync(counter, { force: true });
+    try {
+      const task = buildTask({ task: "Where is kfree defined? (through the fleet link)" });
+      const answer = link.request("delegate", { scope: "mm", task }, { recover: { op: "delegation", args: { task_id: task.id } } });
+      await expect.poll(() => runs().length, { timeout: 30_000 }).toBe(1);
+      const first = fleetFile().manager?.pid as number;
+      process.kill(first, "SIGKILL");
+      await expect.poll(() => processAlive(first)).toBe(false);
+      const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
+      expect(up.code, up.stderr).toBe(0);
+      pids.add(fleetFile().manager?.pid as number);
+      const result = (await answer) as { response: { status: string; result: string } };
+      expect(result.response.status).toBe("completed");
+      expect(result.response.result).toMatch(/Done slowly, once\./);
+      expect(runs().filter((l) => l.startsWith("start"))).toHaveLength(1);
+    } finally {
+      await link.close();
+    }
   });
 });

@@ -84,7 +84,7 @@ async function runPlanFile(file: string, root: string | undefined, json: boolean
     const { dir, fleet } = await link.fleet();
     const agents = (await link.request("agents", {})) as AgentInfo[];
     const result = await delegatePlan(
-      { dir, fleet, scopes: liveScopes(fleet, agents), request: (op, args, signal) => link.request(op, args, signal ? { signal } : {}) },
+      { dir, fleet, scopes: liveScopes(fleet, agents), request: (op, args, signal, recover) => link.request(op, args, { ...(signal ? { signal } : {}), ...(recover ? { recover } : {}) }) },
       value,
       { signal: controller.signal, onProgress: (counts, event) => process.stderr.write(`plan: ${event} — ${counts.completed} done, ${counts.running} running, ${counts.waiting} waiting${counts.failed + counts.blocked + counts.cancelled > 0 ? `, ${counts.failed} failed, ${counts.blocked} blocked, ${counts.cancelled} cancelled` : ""}\n`) },
     ).catch((error: unknown) => {
