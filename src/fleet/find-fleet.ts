@@ -63,6 +63,21 @@ export async function askManager(fleet: FleetManifest, op: string, args: unknown
 export const SUCCESSOR_POLL_MS = 500;
 
 /**
+ * Watches the fleet file of `dir` while a request to the manager of pid `pid` waits: once another live
+ * manager process has taken over, `onReplaced` runs (once). Returns the function that stops watching.
+ */
+export function watchSuccessor(dir: string, pid: number, onReplaced: (successor: FleetManifest) => void): () => void {
+  const timer = setInterval(() => {
+    const now = readFleet(dir);
+    if (now?.manager && now.manager.pid !== pid && pidAlive(now.manager.pid)) {
+      clearInterval(timer);
+      onReplaced(now);
+    }
+  }, SUCCESSOR_POLL_MS);
+  return () => clearInterval(timer);
+}
+
+/**
  * One request to the fleet's manager that survives the manager's death: while it waits, the fleet file is
  * watched, and when another manager process has taken over (mesh up restarts it), the request is
  * abandoned and `recover` — an op that gets the same outcome by id — is sent to the new manager. A
@@ -79,13 +94,10 @@ export async function askManagerSurviving(fleet: FleetManifest, op: string, args
     const abandon = new AbortController();
     const client = new MeshClient({ endpoint: manager.endpoint, timeoutMs, attempts: 1, logger, ...fleetClientCurve(dir) });
     let successor: FleetManifest | null = null;
-    const watch = setInterval(() => {
-      const now = readFleet(dir);
-      if (now?.manager && now.manager.pid !== manager.pid && pidAlive(now.manager.pid)) {
-        successor = now;
-        abandon.abort();
-      }
-    }, SUCCESSOR_POLL_MS);
+    const stopWatching = watchSuccessor(dir, manager.pid, (next) => {
+      successor = next;
+      abandon.abort();
+    });
     try {
       return await client.request(sending.op, sending.args, { timeoutMs: Math.max(1, deadline - Date.now()), signal: abandon.signal });
     } catch (error) {
@@ -105,7 +117,7 @@ export async function askManagerSurviving(fleet: FleetManifest, op: string, args
       if (e.name === "RemoteError" || e.name === "NackError") throw new CliError(`${op} failed: ${e.message}`, EXIT.failed);
       throw new CliError(`cannot reach the fleet's manager at ${manager.endpoint}: ${e.message}`, EXIT.unavailable, "restart the fleet with `mesh up ROOT`");
     } finally {
-      clearInterval(watch);
+      stopWatching();
       await client.close();
     }
   }

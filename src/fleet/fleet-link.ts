@@ -3,8 +3,7 @@
 // meanwhile is seen at the next call), with one bus client per manager endpoint while it stays the same.
 import type { Logger } from "pino";
 import { AuthRefusedError, MeshClient } from "../../bus/index.js";
-import { findFleet, SUCCESSOR_POLL_MS } from "./find-fleet.js";
-import { pidAlive, readFleet } from "./fleet-dir.js";
+import { findFleet, watchSuccessor } from "./find-fleet.js";
 import { fleetClientCurve } from "../security.js";
 import type { FleetManifest } from "./fleet-dir.js";
 
@@ -55,13 +54,10 @@ export class FleetLink {
       options.signal?.addEventListener("abort", onCancel, { once: true });
       if (options.signal?.aborted) replaced.abort();
       let successor = false;
-      const watch = setInterval(() => {
-        const now = readFleet(dir);
-        if (now?.manager && now.manager.pid !== manager.pid && pidAlive(now.manager.pid)) {
-          successor = true;
-          replaced.abort();
-        }
-      }, SUCCESSOR_POLL_MS);
+      const stopWatching = watchSuccessor(dir, manager.pid, () => {
+        successor = true;
+        replaced.abort();
+      });
       try {
         return await (this.client as MeshClient).request(sending.op, sending.args, { timeoutMs: Math.max(1, deadline - Date.now()), signal: replaced.signal });
       } catch (error) {
@@ -79,7 +75,7 @@ export class FleetLink {
         if (error instanceof AuthRefusedError) await this.close();
         throw error;
       } finally {
-        clearInterval(watch);
+        stopWatching();
         options.signal?.removeEventListener("abort", onCancel);
       }
     }
