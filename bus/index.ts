@@ -1,5 +1,5 @@
 // Public face of the bus: the node, its options, the wire format and the errors.
-export { MeshNode, type RequestOptions, type NodeEvents } from "./node.js";
+export { MeshNode, type RequestOptions, type NodeEvents, type HandleOptions } from "./node.js";
 export { parseNodeOptions, type NodeOptions, type NodeOptionsInput, DEFAULT_BIND, DEFAULT_GOSSIP_MS } from "./node-options.js";
 export type { RequestContext } from "./request-context.js";
 export { DEFAULT_MAX_HOPS } from "./request-context.js";

@@ -44,6 +44,15 @@ export interface RequestOptions {
   messageId?: string;
 }
 
+export interface HandleOptions {
+  /**
+   * Keep this op's finished replies at least this long, not only until the request's deadline: a sender
+   * that restarts and sends the request again under the same message id gets the reply instead of a
+   * second run. The sender acknowledges a reply it has recorded, and the node forgets it then.
+   */
+  retainReplyMs?: number;
+}
+
 export interface NodeEvents {
   "peer:join": [card: NodeCard];
   "peer:leave": [card: NodeCard, reason: LeaveReason];
@@ -60,6 +69,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   readonly stats = new NodeStats();
   private readonly inbox: Inbox;
   private readonly handlers = new Map<string, Handler>();
+  private readonly retention = new Map<string, number>();
   private authorizer: Authorizer | undefined;
   private authVerifier: AuthVerifier | undefined;
   private readonly nextId = createMessageIdSource();
@@ -126,6 +136,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.responder = new Responder({
       selfId: this.options.id,
       handlers: this.handlers,
+      retainReplyMs: (op) => this.retention.get(op) ?? 0,
       bulkhead: this.bulkhead,
       cache: this.cache,
       isStopping: () => this.stopping,
@@ -198,8 +209,16 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   }
 
   /** Register the handler of an op. Handlers get the request's args and its context. */
-  handle(op: string, handler: Handler): void {
+  handle(op: string, handler: Handler, options: HandleOptions = {}): void {
     this.handlers.set(op, handler);
+    if (options.retainReplyMs) this.retention.set(op, options.retainReplyMs);
+  }
+
+  /** Drops a finished reply kept for a sender (it acknowledged it); true when there was one. */
+  forgetReply(from: string, messageId: string): boolean {
+    const had = this.cache.size;
+    this.cache.forget(from, messageId);
+    return this.cache.size < had;
   }
 
   /** Decide, before any handler runs, which requests may run; a refusal is a NACK `unauthorized`. */

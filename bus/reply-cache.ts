@@ -50,9 +50,14 @@ export class ReplyCache {
     return { state: "new" };
   }
 
-  complete(from: string, id: string, reply: Buffer, deadline: number | undefined): void {
+  /**
+   * A finished request's reply, kept until its deadline (at least REPLY_GRACE_MS), or `retainMs` when
+   * that is longer: an op whose sender may come back under a new incarnation to ask again (a manager
+   * resuming its journal) keeps its replies until the sender acknowledges them (`forget`) or that age passes.
+   */
+  complete(from: string, id: string, reply: Buffer, deadline: number | undefined, retainMs = 0): void {
     const now = this.now();
-    const expiresAt = deadline === undefined ? now + this.ttlMs : Math.max(deadline, now + REPLY_GRACE_MS);
+    const expiresAt = Math.max(deadline === undefined ? now + this.ttlMs : Math.max(deadline, now + REPLY_GRACE_MS), now + retainMs);
     this.set(ReplyCache.key(from, id), { state: "done", reply, expiresAt });
   }
 

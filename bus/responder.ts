@@ -31,6 +31,8 @@ export const DEFAULT_HANDLER_DEADLINE_MS = 60_000;
 export interface ResponderDeps {
   selfId: string;
   handlers: ReadonlyMap<string, Handler>;
+  /** How long an op's finished replies are kept at least (HandleOptions.retainReplyMs). */
+  retainReplyMs: (op: string) => number;
   bulkhead: Bulkhead;
   cache: ReplyCache;
   isStopping: () => boolean;
@@ -170,7 +172,7 @@ export class Responder {
       const result = await handler(envelope.body.args, context);
       if (abort.aborted) return; // cancelled or past the deadline: the requester no longer waits
       const frame = this.deps.reply(to, envelope, { result });
-      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
+      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
       this.deps.count("handled");
     } catch (error) {
       this.deps.count("handler_error");
@@ -178,7 +180,7 @@ export class Responder {
       context.logger.warn({ err: error, code: wire.code }, "handler failed");
       const frame = this.deps.reply(to, envelope, { error: wire });
       // A retryable failure must run again on retry, so its reply is not replayed from the cache.
-      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline);
+      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
       else this.deps.cache.forget(envelope.from, envelope.id);
     } finally {
       abort.dispose();

@@ -45,6 +45,8 @@ const BEST_SCOPE_TIMEOUT_MS = 5_000;
 /** How long a resumed task waits for its scope's workers to re-join the new manager. */
 export const RESUME_WAIT_MS = 30_000;
 const RESUME_POLL_MS = 100;
+/** An acknowledgement is one small request; a worker that misses it forgets the reply after its retention. */
+const ACK_TIMEOUT_MS = 5_000;
 /** A resumed task gets at least this long, whatever was left of its own timeout. */
 const RESUME_MIN_TIMEOUT_MS = 30_000;
 
@@ -56,6 +58,8 @@ export class Manager {
   readonly journal: Journal;
   /** Delegations running (or resumed) here, by task id. */
   private readonly inflight = new Map<string, Promise<DelegationResult>>();
+  /** The replica and message id of each journaled task, to acknowledge its reply once it is recorded. */
+  private readonly sentTo = new Map<string, { agent: string; messageId: string }>();
   private readonly sources: SourceReader;
   private readonly logger: Logger;
   /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
@@ -133,7 +137,12 @@ export class Manager {
         this.journal.done(taskId);
       } catch (error) {
         this.logger.error({ err: error, task: taskId }, "could not mark a task done in the journal");
+        return;
       }
+      // Recorded and marked done: the worker may forget the reply it kept for a resume.
+      const sent = this.sentTo.get(taskId);
+      this.sentTo.delete(taskId);
+      if (sent) void this.options.node.request(sent.agent, "ack", { message_ids: [sent.messageId] }, { timeoutMs: ACK_TIMEOUT_MS, attempts: 1 }).catch(() => undefined);
     });
     this.inflight.set(taskId, tracked);
     tracked.catch(() => undefined); // the caller sees the rejection; an abandoned one crashes nothing
@@ -142,7 +151,10 @@ export class Manager {
 
   private async runDelegation(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal; messageId: string; accept?: (a: AgentInfo) => boolean }): Promise<DelegationResult> {
     const signal = target.signal ? { signal: target.signal } : {};
-    const first = await this.dispatchAndValidate(task, target.scope, { ...signal, messageId: target.messageId, onAgent: (a) => this.journal.dispatched(task.id, a.id), ...(target.accept ? { accept: target.accept } : {}) }, target.timeoutMs);
+    const first = await this.dispatchAndValidate(task, target.scope, { ...signal, messageId: target.messageId, onAgent: (a) => {
+          this.journal.dispatched(task.id, a.id);
+          this.sentTo.set(task.id, { agent: a.id, messageId: target.messageId });
+        }, ...(target.accept ? { accept: target.accept } : {}) }, target.timeoutMs);
     crashPoint("after_reply");
     let result: DelegationResult = first;
     if (first.verdict.code === "PROTOCOL_MISMATCH") {

@@ -65,13 +65,29 @@ function searchArgs<T>(parse: () => T): T {
   }
 }
 
+/**
+ * How long a worker keeps a task's reply for a manager that has not acknowledged it: long enough for a
+ * manager to be restarted (mesh up) and resume its journal; the reply cache's byte bound still applies.
+ */
+export const TASK_REPLY_RETENTION_MS = 10 * 60_000;
+const ackArgsSchema = z.object({ message_ids: z.array(z.string().min(1).max(64)).max(1_000) });
+
 /** Register the worker's ops on a node (call before node.start(), then publish the meta). */
 export function serveWorker(parts: WorkerParts): void {
   const { node, scope, knowledge, executor, logger } = parts;
   const log = logger.child({ component: "agents:worker", scope: scope.name });
-  node.handle("task", (args: unknown, ctx: RequestContext) =>
-    handleTask(args, { source: knowledge, executor, scope, workerId: node.id, logger: log }, { deadline: ctx.deadline, signal: ctx.signal }),
+  // A task's reply is kept until the manager acknowledges it (or TASK_REPLY_RETENTION_MS passes): a
+  // manager that restarts resumes its journal under the same message ids and gets it without a second run.
+  node.handle(
+    "task",
+    (args: unknown, ctx: RequestContext) => handleTask(args, { source: knowledge, executor, scope, workerId: node.id, logger: log }, { deadline: ctx.deadline, signal: ctx.signal }),
+    { retainReplyMs: TASK_REPLY_RETENTION_MS },
   );
+  node.handle("ack", (args: unknown, ctx: RequestContext) => {
+    const parsed = ackArgsSchema.safeParse(args);
+    if (!parsed.success) throw Object.assign(new Error(`invalid ack arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });
+    return { forgotten: parsed.data.message_ids.filter((id) => node.forgetReply(ctx.from, id)).length };
+  });
   node.handle("ask", async (args: unknown, ctx: RequestContext) => {
     const parsed = askArgsSchema.safeParse(args);
     if (!parsed.success) throw Object.assign(new Error(`invalid ask arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });

@@ -155,6 +155,21 @@ describe("ReplyCache", () => {
     expect(cache.begin("a", "1", undefined)).toEqual({ state: "new" });
   });
 
+  it("keeps a reply retained for its op past its deadline, until the sender acknowledges it (forget) or the retention passes", () => {
+    let now = 0;
+    const cache = new ReplyCache(60_000, 10, () => now);
+    cache.begin("manager", "j.1", 20_000);
+    cache.complete("manager", "j.1", Buffer.from("r1"), 20_000, 600_000);
+    cache.begin("manager", "j.2", 20_000);
+    cache.complete("manager", "j.2", Buffer.from("r2"), 20_000, 600_000);
+    now = 300_000; // long past the deadline: a restarted manager asks again under the same ids
+    expect(cache.begin("manager", "j.1", 400_000)).toEqual({ state: "done", reply: Buffer.from("r1") });
+    cache.forget("manager", "j.2"); // acknowledged
+    expect(cache.begin("manager", "j.2", 400_000).state).toBe("new");
+    now = 600_001;
+    expect(cache.begin("manager", "j.1", 700_000).state).toBe("new");
+  });
+
   it("keeps a running entry until the request's own deadline", () => {
     let now = 0;
     const cache = new ReplyCache(1_000, 10, () => now);

@@ -78,4 +78,18 @@ describe("exactly-once execution under faults", () => {
     expect(a.stats.get("bad_frame_crc_mismatch")).toBe(1);
     expect(b.stats.get("duplicate")).toBe(1);
   });
+
+  it("a request sent again under the same message id is answered without a second run, until the reply is acknowledged", async () => {
+    const server = await nodes.start({ id: "keeper", ...FAST_LIVENESS });
+    const client = await nodes.start({ id: "asker", ...FAST_LIVENESS, seeds: [server.endpoint] });
+    let runs = 0;
+    server.handle("work", () => ++runs, { retainReplyMs: 600_000 });
+    server.handle("ack", (args, ctx) => (args as { ids: string[] }).ids.filter((id) => server.forgetReply(ctx.from, id)).length);
+    await expect.poll(() => aliveIds(client)).toEqual(["keeper"]);
+    await expect(client.request("keeper", "work", {}, { messageId: "j.same" })).resolves.toBe(1);
+    await expect(client.request("keeper", "work", {}, { messageId: "j.same" })).resolves.toBe(1);
+    expect(runs).toBe(1);
+    await expect(client.request("keeper", "ack", { ids: ["j.same"] })).resolves.toBe(1);
+    await expect(client.request("keeper", "work", {}, { messageId: "j.same" })).resolves.toBe(2);
+  });
 });
