@@ -58,6 +58,16 @@ export class AuthVerifier {
 
   constructor(private readonly own: CurveKeys) {}
 
+  /**
+   * The key a client's request proves, or why it is refused: every request of a client is signed and
+   * checked against the keyring as it is now, so a revoked client is refused on a connection it opened before.
+   */
+  principalOf(request: AuthFields & { auth?: { key: string; mac: Uint8Array } | undefined }, admits: (key: string) => boolean): { principal?: string; refused?: string } {
+    if (!request.auth) return { refused: "a client of a secured node signs each request with its key (auth, PROTOCOL.md §11b)" };
+    if (!admits(request.auth.key)) return { refused: "the request's auth names a key this node does not admit" };
+    return this.verify(request.auth, request) ? { principal: request.auth.key } : { refused: "the request's auth does not verify for the key it names" };
+  }
+
   verify(auth: { key: string; mac: Uint8Array }, fields: AuthFields): boolean {
     let shared = this.secrets.get(auth.key);
     if (!shared) {

@@ -216,9 +216,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** Drops a finished reply kept for a sender (it acknowledged it); true when there was one. */
   forgetReply(from: string, messageId: string): boolean {
-    const had = this.cache.size;
-    this.cache.forget(from, messageId);
-    return this.cache.size < had;
+    return this.cache.forget(from, messageId);
   }
 
   /** Decide, before any handler runs, which requests may run; a refusal is a NACK `unauthorized`. */
@@ -228,15 +226,11 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** The sender's key on a secured node: a member's card key, or a client's key proven by `auth` (PROTOCOL.md §11b). */
   private identify(to: Buffer, request: EnvelopeOf<"request">): { principal?: string | undefined; refused?: string } {
-    if (!this.secured) return {};
+    const secured = this.secured;
+    if (!secured) return {};
     if (!to.toString("utf8").startsWith(CLIENT_PREFIX)) return { principal: this.membership.card(request.from)?.curve_key };
-    // Every request of a client is signed, and checked against the keyring as it is now: a client whose
-    // key was revoked is refused on the connection it opened before.
-    if (!request.auth) return { refused: "a client of a secured node signs each request with its key (auth, PROTOCOL.md §11b)" };
-    this.authVerifier ??= new AuthVerifier(this.secured.keys);
-    const fields = { id: request.id, from: request.from, trace: request.trace ?? "", op: request.body.op };
-    if (!this.secured.keyring.has(request.auth.key)) return { refused: "the request's auth names a key this node does not admit" };
-    return this.authVerifier.verify(request.auth, fields) ? { principal: request.auth.key } : { refused: "the request's auth does not verify for the key it names" };
+    this.authVerifier ??= new AuthVerifier(secured.keys);
+    return this.authVerifier.principalOf({ id: request.id, from: request.from, trace: request.trace ?? "", op: request.body.op, auth: request.auth }, (key) => secured.keyring.has(key));
   }
 
   /** Bind, announce and start discovery. Resolves when the inbox is reachable. */

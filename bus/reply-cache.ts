@@ -62,14 +62,8 @@ export class ReplyCache {
   }
 
   /** Forget a request whose outcome must not be replayed (a retryable failure, a cancel). */
-  forget(from: string, id: string): void {
-    this.delete(ReplyCache.key(from, id));
-  }
-
-  /** Forget every request of one sender (it restarted under a new incarnation). */
-  forgetSender(from: string): void {
-    const prefix = `${from}\u0000`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.delete(key);
+  forget(from: string, id: string): boolean {
+    return this.delete(ReplyCache.key(from, id));
   }
 
   sweep(): void {
@@ -77,10 +71,10 @@ export class ReplyCache {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.delete(key);
   }
 
-  private delete(key: string): void {
+  private delete(key: string): boolean {
     const entry = this.entries.get(key);
     if (entry?.state === "done") this.bytes -= entry.reply.length;
-    this.entries.delete(key);
+    return this.entries.delete(key);
   }
 
   private set(key: string, entry: Entry): void {

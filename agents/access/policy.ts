@@ -133,11 +133,11 @@ export class AccessPolicy {
     return this.document.grants.filter((g) => (g.key !== undefined ? g.key === principal : this.keyOf(g.client as string) === principal));
   }
 
-  /** May `principal` do `op` on `scope`? */
-  check(principal: string | undefined, op: PolicyOp, scope: string): Decision {
+  /** May `principal` do `op` on `scope`? (`grants`: the key's grants when the caller already read them.) */
+  check(principal: string | undefined, op: PolicyOp, scope: string, grants?: PolicyDocument["grants"]): Decision {
     if (principal === this.options.ownKey) return { allowed: true, reason: "the fleet's own key" };
     if (principal === undefined) return { allowed: false, reason: `${op} on scope "${scope}" needs a key the policy knows (the request proved none)` };
-    const grant = this.grantsOf(principal).find((g) => g.ops.includes(op) && g.scopes.some((p) => patternMatches(p, scope)));
+    const grant = (grants ?? this.grantsOf(principal)).find((g) => g.ops.includes(op) && g.scopes.some((p) => patternMatches(p, scope)));
     return grant
       ? { allowed: true, reason: `granted ${op} on ${grant.scopes.join(", ")}` }
       : { allowed: false, reason: `key ${principal.slice(0, 8)}… may not ${op} on scope "${scope}" (${this.options.file ?? POLICY_FILE})` };
@@ -145,7 +145,9 @@ export class AccessPolicy {
 
   /** The scopes among `scopes` where `principal` may do `op`. */
   scopesFor(principal: string | undefined, op: PolicyOp, scopes: readonly string[]): string[] {
-    return scopes.filter((scope) => this.check(principal, op, scope).allowed);
+    // The file and the keyring are looked at once for the whole list, not once per scope.
+    const grants = principal === undefined || principal === this.options.ownKey ? [] : this.grantsOf(principal);
+    return scopes.filter((scope) => this.check(principal, op, scope, grants).allowed);
   }
 
   /** Does the key hold any grant at all (read-only ops need one)? */

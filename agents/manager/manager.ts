@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
-import { manifestStatusFor, type DelegatedTask, type Grounding } from "../protocol/index.js";
+import type { DelegatedTask, Grounding } from "../protocol/index.js";
 import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topology/index.js";
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
@@ -18,6 +18,7 @@ import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { Journal, type Unfinished } from "./journal.js";
 import { crashPoint } from "./crash-points.js";
+import { delegationEntry, skippedStepEntry } from "./manifest-entries.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { restrictOwnership } from "./ownership.js";
 import { SourceReader } from "../pgc/scan/index.js";
@@ -260,39 +261,12 @@ export class Manager {
    */
   async recordSkippedStep(step: { id: string; scope: string; title: string; reason: string; linked_tasks: string[] }): Promise<void> {
     const file = await this.audit.writeOutputFile(step.id, { skipped: step });
-    await this.audit.appendManifest({
-      id: step.id,
-      file,
-      title: step.title.slice(0, 120),
-      date: new Date().toISOString().slice(0, 10),
-      status: "blocked",
-      agent_type: `worker:${step.scope}`,
-      topics: [step.scope],
-      key_findings: [],
-      actionable: false,
-      needs_followup: [step.reason.slice(0, 900)],
-      linked_tasks: step.linked_tasks,
-    });
+    await this.audit.appendManifest(skippedStepEntry(step, file));
   }
 
   private async recordManifest(task: DelegatedTask, result: DelegationResult): Promise<void> {
-    const { response, agent, verdict } = result;
-    const status = verdict.status === "rejected" && response.status === "completed" ? "blocked" : manifestStatusFor(response.status);
-    const followups = status !== "complete" ? [verdict.reasons.join("; ") || response.result.slice(0, 200) || "see the task output"] : [];
-    const file = await this.audit.writeOutputFile(task.id, { task, response, verdict, agent: agent.id });
-    await this.audit.appendManifest({
-      id: task.id,
-      file,
-      title: task.task.slice(0, 120) || task.id,
-      date: new Date().toISOString().slice(0, 10),
-      status,
-      agent_type: `worker:${agent.scope}`,
-      topics: [agent.scope, ...(response.grounding_evidence?.overlays_consulted ?? [])],
-      key_findings: response.key_findings ?? [],
-      actionable: verdict.status !== "rejected",
-      needs_followup: followups,
-      linked_tasks: [],
-    });
+    const file = await this.audit.writeOutputFile(task.id, { task, response: result.response, verdict: result.verdict, agent: result.agent.id });
+    await this.audit.appendManifest(delegationEntry(task, result, file));
   }
 }
 

@@ -1,23 +1,9 @@
 // The browser side of `mesh web`: the scope graph (Cytoscape.js, force-directed layout), the agents
 // table, the ask box with the traced chain, and the feed of answers, kept live by Server-Sent Events.
 // Bundled by scripts/build-bundle.mjs into dist/web/app.js; typed against the DOM (tsconfig.json here).
-import cytoscape from "cytoscape";
 import type { AuditEntry, CitedLines } from "../types.js";
+import { ScopeGraphView, topSymbols, type Health, type Topology } from "./graph.js";
 
-interface Scope {
-  name: string;
-  metadata: Record<string, unknown>;
-}
-interface Edge {
-  from: string;
-  to: string;
-  weight: number;
-  counts: Record<string, number>;
-  examples: string[];
-}
-interface Topology {
-  graph: { scopes: Scope[]; edges: Edge[] };
-}
 interface Agent {
   id: string;
   scope: string;
@@ -64,8 +50,6 @@ interface FeedItem {
   steps: number;
 }
 
-/** The largest zoom the initial fit may choose. */
-const MAX_FIT_ZOOM = 2;
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -76,38 +60,20 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   return body;
 }
 
-const cy = cytoscape({
-  container: $("cy"),
-  wheelSensitivity: 0.3,
-  style: [
-    { selector: "node", style: { label: "data(id)", color: "#d8dee6", "font-size": 11, "text-valign": "bottom", "text-margin-y": 4, "background-color": "#6e7681", width: "data(size)", height: "data(size)", "border-width": 2, "border-color": "#0f1419" } },
-    { selector: "node.healthy", style: { "background-color": "#3fb950" } },
-    { selector: "node.degraded", style: { "background-color": "#d29922" } },
-    { selector: "node.down", style: { "background-color": "#f85149" } },
-    { selector: "node.on-path", style: { "border-color": "#58a6ff", "border-width": 5 } },
-    { selector: "node:selected", style: { "border-color": "#ffffff", "border-width": 3 } },
-    { selector: "edge", style: { width: "data(width)", "line-color": "#2a333d", "target-arrow-color": "#2a333d", "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 0.8 } },
-    { selector: "edge.on-path", style: { "line-color": "#58a6ff", "target-arrow-color": "#58a6ff", "z-index": 9 } },
-  ],
-});
-
 const state = { agents: [] as Agent[], topology: null as Topology | null, answer: null as Answer | null, feed: [] as FeedItem[], asking: null as string | null, lastAsked: null as string | null, live: [] as string[], laidOut: false };
+const graph = new ScopeGraphView($("cy"), $("tooltip"), (scope) => showScope(scope));
+const cy = graph.cy;
 // For tests and for poking at the page from the console.
 (window as unknown as { meshView: unknown }).meshView = { cy, state };
 
-function healthOf(scope: string): "healthy" | "degraded" | "down" {
+function healthOf(scope: string): Health {
   const mine = state.agents.filter((a) => a.scope === scope);
   const alive = mine.filter((a) => a.state === "alive").length;
   if (mine.length > 0 && alive === mine.length) return "healthy";
   return alive > 0 ? "degraded" : "down";
 }
 
-function paintHealth(): void {
-  cy.nodes().forEach((node) => {
-    node.removeClass("healthy degraded down");
-    node.addClass(healthOf(node.id()));
-  });
-}
+const paintHealth = () => graph.paintHealth(healthOf);
 
 function renderTopology(topology: Topology): void {
   state.topology = topology;
@@ -115,28 +81,7 @@ function renderTopology(topology: Topology): void {
   // Sized by lines of code: what the scope's workers count, else what the graph says.
   const counted = new Map<string, number>();
   for (const a of state.agents) counted.set(a.scope, Math.max(counted.get(a.scope) ?? 0, a.lines || a.documents * 20));
-  const sizeOf = (scope: Scope) => {
-    const lines = counted.get(scope.name) || (typeof scope.metadata["lines"] === "number" ? (scope.metadata["lines"] as number) : 2_000);
-    return Math.round(18 + 6 * Math.log2(1 + lines / 500));
-  };
-  const maxWeight = Math.max(1, ...topology.graph.edges.map((e) => e.weight));
-  cy.elements().remove();
-  cy.add([
-    ...topology.graph.scopes.map((s) => ({ group: "nodes" as const, data: { id: s.name, size: sizeOf(s) } })),
-    ...topology.graph.edges.map((e) => ({ group: "edges" as const, data: { id: `${e.from}->${e.to}`, source: e.from, target: e.to, width: 1 + 5 * Math.sqrt(e.weight / maxWeight), examples: e.examples.slice(0, 4).join("\n"), weight: e.weight } })),
-  ]);
-  // Animated: the force-directed layout yields to the page between frames instead of freezing it while it
-  // settles (BENCHMARKS.md, "Web view").
-  const layout = cy.layout({ name: "cose", animate: true, animationThreshold: 0, refresh: 10, fit: true, padding: 40, randomize: true, nodeRepulsion: () => 400000, idealEdgeLength: () => 100, nodeOverlap: 20 } as cytoscape.LayoutOptions);
-  layout.one("layoutstop", () => {
-    // A small fleet fits at a zoom that makes every node huge: keep them at about their natural size.
-    if (cy.zoom() > MAX_FIT_ZOOM) {
-      cy.zoom(MAX_FIT_ZOOM);
-      cy.center();
-    }
-    state.laidOut = true;
-  });
-  layout.run();
+  graph.render(topology, counted, () => (state.laidOut = true));
   paintHealth();
 }
 
@@ -186,30 +131,11 @@ function showScope(name: string): void {
   if (first) {
     line(`files: ${first.scope_paths.join(", ") || "(the whole root)"}`);
     line(`index ${first.index_revision} · ${first.lines} lines · ${first.documents} documents · ${first.symbols} symbols`);
-    const used = topSymbols(name);
+    const used = state.topology ? topSymbols(state.topology, name) : [];
     if (used.length > 0) line(`most used by other scopes: ${used.join(", ")}`);
   }
   for (const a of mine) line(`  ${a.id} ${a.state} load ${a.load}`);
   line(`uses: ${edges.filter((e) => e.from === name).map((e) => e.to).join(", ") || "-"}; used by: ${edges.filter((e) => e.to === name).map((e) => e.from).join(", ") || "-"}`);
-}
-
-/** The scope's symbols other scopes use most: the example references of the edges into it, by count. */
-function topSymbols(scope: string): string[] {
-  const counts = new Map<string, number>();
-  for (const e of state.topology?.graph.edges ?? []) if (e.to === scope) for (const symbol of e.examples) counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 8).map(([symbol]) => symbol);
-}
-
-/** Highlights a path hop by hop: the scopes in order, and the edges between consecutive ones. */
-function drawPath(scopes: string[]): void {
-  cy.elements().removeClass("on-path");
-  scopes.forEach((scope, i) => {
-    window.setTimeout(() => {
-      cy.getElementById(scope).addClass("on-path");
-      const prev = scopes[i - 1];
-      if (prev !== undefined) cy.getElementById(`${prev}->${scope}`).addClass("on-path");
-    }, 250 * i);
-  });
 }
 
 function pathOf(answer: Answer): string[] {
@@ -245,7 +171,7 @@ function renderAnswer(answer: Answer): void {
     li.textContent = answer.answer.slice(0, 600);
     $("chain").append(li);
   }
-  drawPath(pathOf(answer));
+  graph.drawPath(pathOf(answer));
 }
 
 /** A step's cited lines, read from the fleet's root now and re-hashed: still what the answer cited? */
@@ -313,18 +239,6 @@ function setStatus(text: string, down = false): void {
   status.className = down ? "down" : "";
 }
 
-const tooltip = $("tooltip");
-cy.on("mouseover", "edge", (event) => {
-  const edge = event.target as cytoscape.EdgeSingular;
-  tooltip.textContent = `${edge.data("source")} → ${edge.data("target")}: ${edge.data("weight")} reference(s)\n${edge.data("examples")}`;
-  tooltip.style.display = "block";
-  const at = event.renderedPosition ?? { x: 0, y: 0 };
-  tooltip.style.left = `${at.x + 12}px`;
-  tooltip.style.top = `${at.y + 12}px`;
-});
-cy.on("mouseout", "edge", () => (tooltip.style.display = "none"));
-cy.on("tap", "node", (event) => showScope((event.target as cytoscape.NodeSingular).id()));
-
 $("audit-form").addEventListener("submit", (event) => {
   event.preventDefault();
   void loadAudit().catch(showError);
@@ -382,8 +296,7 @@ async function start(): Promise<void> {
     const prev = state.live.at(-1);
     state.live.push(hop.scope);
     if (hop.trace !== state.asking) return; // the answer is already drawn
-    cy.getElementById(hop.scope).addClass("on-path");
-    if (prev !== undefined && prev !== hop.scope) cy.getElementById(`${prev}->${hop.scope}`).addClass("on-path");
+    graph.highlight(prev, hop.scope);
     $("answer-meta").textContent = `asking… hop ${hop.hop}: ${hop.scope}${hop.symbols.length > 0 ? ` (${hop.symbols.join(" → ")})` : ""}`;
   });
   events.addEventListener("fleet", (event) => setStatus(`fleet unreachable: ${(JSON.parse((event as MessageEvent<string>).data) as { message: string }).message}`, true));
