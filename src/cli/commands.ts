@@ -22,6 +22,7 @@ export const commands: Record<string, Command> = {
   delegate: lazy("send a DelegatedTask to a scope of the fleet (CDP workspace, manifest)", () => import("./commands/delegate.js")),
   down: lazy("stop a fleet gracefully", () => import("./commands/down.js")),
   manager: lazy("run a fleet's manager (mesh up starts one)", () => import("./commands/manager.js")),
+  supervise: lazy("run a fleet's manager and restart it when it dies (mesh up starts one)", () => import("./commands/supervise.js")),
   keys: lazy("CURVE key pairs and keyrings: gen, add, list, revoke", () => import("./commands/keys.js")),
   "ask-local": lazy("answer a question from one scope's grounded index, without a mesh", () => import("./commands/ask-local.js")),
   demo: lazy("start a small local mesh of processes and show it working", () => import("./commands/demo.js")),

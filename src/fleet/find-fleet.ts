@@ -19,11 +19,26 @@ function lostManager(fleet: FleetManifest, workersAlive: number): CliError {
   );
 }
 
+/** How long a command waits for a supervised manager that died to be restarted before it gives up. */
+export const MANAGER_RESTART_WAIT_MS = 35_000;
+const RESTART_POLL_MS = 100;
+
+/** The fleet file once its manager runs: at once, or after its supervisor restarted it (supervisor.ts). */
+async function afterRestart(dir: string, fleet: FleetManifest | null): Promise<FleetManifest | null> {
+  const until = Date.now() + MANAGER_RESTART_WAIT_MS;
+  let now = fleet;
+  while (now?.manager && !pidAlive(now.manager.pid) && now.manager.supervisor !== undefined && pidAlive(now.manager.supervisor) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, RESTART_POLL_MS));
+    now = readFleet(dir);
+  }
+  return now;
+}
+
 export async function findFleet(root: string | undefined): Promise<{ dir: string; fleet: FleetManifest }> {
   if (root) {
     const real = await realRoot(root).catch(() => root);
     const dir = fleetDirFor(real);
-    const fleet = readFleet(dir);
+    const fleet = await afterRestart(dir, readFleet(dir));
     if (!fleet?.manager || !pidAlive(fleet.manager.pid)) {
       const workersAlive = fleet?.workers.filter((w) => pidAlive(w.pid)).length ?? 0;
       if (fleet && workersAlive > 0) throw lostManager(fleet, workersAlive);
@@ -31,7 +46,13 @@ export async function findFleet(root: string | undefined): Promise<{ dir: string
     }
     return { dir, fleet };
   }
-  const running = runningFleets();
+  let running = runningFleets();
+  if (running.length === 0) {
+    // A fleet whose manager its supervisor is restarting is as good as running.
+    const restarting = headlessFleets().filter((f) => f.fleet.manager?.supervisor !== undefined && pidAlive(f.fleet.manager.supervisor));
+    if (restarting.length === 1) await afterRestart((restarting[0] as { dir: string }).dir, (restarting[0] as { fleet: FleetManifest }).fleet);
+    running = runningFleets();
+  }
   const [headless, ...more] = running.length === 0 ? headlessFleets() : [];
   if (headless && more.length === 0) throw lostManager(headless.fleet, headless.workersAlive);
   if (running.length === 0) throw new CliError("no fleet is running", EXIT.unavailable, "start one with `mesh up ROOT` (or `npm start` for the demo)");

@@ -16,7 +16,8 @@ export const fleetSchema = z.object({
   /** `exec`: the agent command the scope's workers run tasks with (`mesh up --exec`, or the scopes file's per-scope `exec`). */
   scopes: z.array(z.object({ name: z.string(), paths: z.array(z.string()), exec: z.string().optional() })),
   workers: z.array(processSchema.extend({ scope: z.string(), index_revision: z.string(), exec: z.string().optional() })),
-  manager: processSchema.nullable(),
+  /** `supervisor`: the pid of the process that restarts the manager when it dies (supervisor.ts). */
+  manager: processSchema.extend({ supervisor: z.number().int().optional() }).nullable(),
 });
 export type FleetManifest = z.infer<typeof fleetSchema>;
 

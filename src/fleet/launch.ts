@@ -18,9 +18,11 @@ export interface Launched {
   pid: number;
   endpoint: string;
   log: string;
+  /** A supervised process (the manager): the supervisor's pid, while `pid` is the process it runs. */
+  supervisor?: number;
 }
 
-function readyLine(path: string): { endpoint: string } | null {
+function readyLine(path: string): { endpoint: string; pid?: number; supervisor?: number } | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -29,8 +31,11 @@ function readyLine(path: string): { endpoint: string } | null {
   }
   for (const line of text.split("\n")) {
     try {
-      const event = JSON.parse(line) as { event?: string; endpoint?: string };
-      if (event.event === "ready" && typeof event.endpoint === "string") return { endpoint: event.endpoint };
+      const event = JSON.parse(line) as { event?: string; endpoint?: string; pid?: unknown; supervisor?: unknown };
+      if (event.event === "ready" && typeof event.endpoint === "string") {
+        const supervised = typeof event.supervisor === "number" && typeof event.pid === "number";
+        return { endpoint: event.endpoint, ...(supervised ? { pid: event.pid as number, supervisor: event.supervisor as number } : {}) };
+      }
     } catch {
       // not a JSON line (yet)
     }
@@ -56,7 +61,7 @@ export async function launch(id: string, args: string[], logsDir: string): Promi
   const until = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const ready = readyLine(out);
-    if (ready) return { id, pid, endpoint: ready.endpoint, log };
+    if (ready) return { id, pid: ready.pid ?? pid, endpoint: ready.endpoint, log, ...(ready.supervisor !== undefined ? { supervisor: ready.supervisor } : {}) };
     if (exited || !pidAlive(pid)) throw new CliError(`${id} exited before it was ready; see ${log}`, EXIT.failed);
     if (Date.now() > until) throw new CliError(`${id} was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${log}`, EXIT.timeout);
     await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));

@@ -99,7 +99,8 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const load = loadavg()[0] ?? 0;
   const policy = launchPolicy(cores, load);
   options.logger.info({ cores, load, ...policy, scopes: scopes.length, replicas: options.replicas }, "launching fleet processes");
-  let manager = previous?.manager && pidAlive(previous.manager.pid) ? previous.manager : null;
+  // A manager that runs, or whose supervisor is about to restart it, is kept.
+  let manager = previous?.manager && (pidAlive(previous.manager.pid) || (previous.manager.supervisor !== undefined && pidAlive(previous.manager.supervisor))) ? previous.manager : null;
   if (manager) reused.push(manager.id);
   // Every process of the fleet, and the CLI talking to it, uses the fleet's CURVE key (PROTOCOL.md §11a).
   const security = fleetSecurity(paths.dir);
@@ -107,7 +108,9 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const policyFile = join(options.scopesFile ? dirname(resolve(options.scopesFile)) : root, POLICY_FILE);
   const secured = ["--curve-secret", security.secretFile, "--keyring", security.keyringDir, "--policy", policyFile];
   const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info", ...secured];
-  const managerLaunch = manager ? null : launch("manager", managerArgs, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
+  // The manager runs under a supervisor that restarts it when it dies (supervisor.ts).
+  const supervised = ["supervise", "--fleet-dir", paths.dir, "--", ...managerArgs];
+  const managerLaunch = manager ? null : launch("manager", supervised, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
   // Scopes are checked (or indexed) one after another while the pool already boots the workers of the
   // scopes checked so far. One `git rev-parse` serves the whole root; a scope whose stored index is current
   // is only checked (scan, hash, compare with its manifest), not loaded: its worker loads it.
@@ -160,6 +163,8 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
     throw failure;
   }
   if (!manager) throw new CliError("the manager was not started", EXIT.internal);
+  // A kept manager may have been restarted by its supervisor meanwhile: the fleet file has its new pid.
+  if (!managerOutcome) manager = readFleet(paths.dir)?.manager ?? manager;
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
   writeFleet(paths.dir, fleet);
   await waitRoutable(manager.endpoint, workers.length, options.logger, paths.dir);
@@ -184,6 +189,8 @@ export async function fleetDown(dir: string): Promise<string[]> {
   if (outcome.error !== undefined) throw outcome.error;
   if (fleet.manager) {
     if (pidAlive(fleet.manager.pid)) stopped.push(fleet.manager.id);
+    // The supervisor first: it stops the manager and does not start another.
+    if (fleet.manager.supervisor !== undefined) await terminate(fleet.manager.supervisor);
     await terminate(fleet.manager.pid);
   }
   writeFleet(dir, { ...fleet, workers: [], manager: null });

@@ -20,7 +20,7 @@ const mesh = meshCli(env);
 
 interface Fleet {
   workers: { id: string; pid: number; endpoint: string; scope: string }[];
-  manager: { pid: number } | null;
+  manager: { pid: number; supervisor?: number } | null;
 }
 const fleetDir = () => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
 const fleetFile = () => JSON.parse(readFileSync(join(fleetDir(), "fleet.json"), "utf8")) as Fleet;
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const up = await mesh(["up", root, "--json"]);
   expect(up.code, up.stderr).toBe(0);
   const fleet = fleetFile();
-  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
+  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1, fleet.manager?.supervisor ?? -1];
   expect((await mesh(["keys", "gen", "agent", "--dir", keys])).code).toBe(0);
   expect((await mesh(["keys", "add", "agent", join(keys, "agent.pub")])).code).toBe(0);
 }, 180_000);

@@ -1,6 +1,6 @@
 // Nothing accepted is lost when the manager dies: a task running in a 3 s agent command survives a
-// SIGKILLed manager — the manager restarted by `mesh up` resumes it from its journal under the same
-// message id, the worker answers from its reply cache, the waiting `mesh delegate` gets the result from
+// SIGKILLed manager — the manager's supervisor (started by `mesh up`) restarts it, and it resumes the task
+// from its journal under the same message id, the worker answers from its reply cache, the waiting `mesh delegate` gets the result from
 // the new manager, and the agent ran exactly once. Real processes throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
@@ -23,7 +23,7 @@ const EXEC = `${process.execPath} ${agent} ${counter}`;
 
 interface Fleet {
   workers: { pid: number }[];
-  manager: { pid: number } | null;
+  manager: { pid: number; supervisor?: number } | null;
 }
 const fleetDir = () => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
 const fleetFile = () => JSON.parse(readFileSync(join(fleetDir(), "fleet.json"), "utf8")) as Fleet;
@@ -47,7 +47,17 @@ appendFileSync(counter, "end " + process.pid + "\\n");
   const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
   expect(up.code, up.stderr).toBe(0);
   for (const w of fleetFile().workers) pids.add(w.pid);
+  pids.add(fleetFile().manager?.supervisor as number);
 }, 180_000);
+
+/** The manager's pid once its supervisor has restarted it in place of `dead`. */
+async function restartedAfter(dead: number): Promise<number> {
+  await expect.poll(() => processAlive(dead)).toBe(false);
+  await expect.poll(() => fleetFile().manager?.pid, { timeout: 30_000 }).not.toBe(dead);
+  const next = fleetFile().manager?.pid as number;
+  pids.add(next);
+  return next;
+}
 
 afterAll(async () => {
   await mesh(["down", root]);
@@ -56,7 +66,7 @@ afterAll(async () => {
 });
 
 describe("a manager killed mid-task", () => {
-  it("is restarted by mesh up, resumes the task from its journal, and the waiting client gets the result of one run", { timeout: 120_000 }, async () => {
+  it("is restarted by its supervisor, resumes the task from its journal, and the waiting client gets the result of one run", { timeout: 120_000 }, async () => {
     const client = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", "Where is kmalloc defined?", "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -67,15 +77,12 @@ describe("a manager killed mid-task", () => {
     // The agent has started on the task: kill the manager that dispatched it.
     await expect.poll(() => runs().length, { timeout: 30_000 }).toBe(1);
     const first = fleetFile().manager?.pid as number;
+    const supervisor = fleetFile().manager?.supervisor as number;
     pids.add(first);
     process.kill(first, "SIGKILL");
-    await expect.poll(() => processAlive(first)).toBe(false);
-
-    const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
-    expect(up.code, up.stderr).toBe(0);
-    const second = fleetFile().manager?.pid as number;
-    pids.add(second);
-    expect(second).not.toBe(first);
+    const second = await restartedAfter(first);
+    expect(processAlive(second)).toBe(true);
+    expect(fleetFile().manager?.supervisor).toBe(supervisor);
 
     expect(await exited, stderr).toBe(0);
     const result = JSON.parse(stdout) as { response: { status: string; result: string }; verdict: { status: string } };
@@ -92,16 +99,19 @@ describe("a manager killed mid-task", () => {
     expect(journal.map((l) => l.op)).toEqual(["accepted", "dispatched", "dispatched", "done"]);
   });
 
-  /** Restarts the fleet's manager so that it dies (as if SIGKILLed) at `point`, then delegates one task. */
+  /**
+   * Stops the fleet's supervised manager and starts a new one (mesh up) whose first incarnation dies (as if
+   * SIGKILLed) at `point`, then delegates one task: the supervisor restarts the manager without the crash point.
+   */
   async function crashAt(point: string): Promise<void> {
-    const current = fleetFile().manager?.pid as number;
-    pids.add(current);
-    process.kill(current, "SIGKILL");
-    await expect.poll(() => processAlive(current)).toBe(false);
+    const current = fleetFile().manager as { pid: number; supervisor: number };
+    process.kill(current.supervisor, "SIGTERM");
+    await expect.poll(() => processAlive(current.supervisor) || processAlive(current.pid), { timeout: 30_000 }).toBe(false);
     const armed = await mesh(["up", root, "--exec", EXEC, "--json"], { ...env, MESH_CRASH_AT: point });
     expect(armed.code, armed.stderr).toBe(0);
     const doomed = fleetFile().manager?.pid as number;
     pids.add(doomed);
+    pids.add(fleetFile().manager?.supervisor as number);
     rmSync(counter, { force: true });
 
     const client = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", `Where is kmalloc defined? (${point})`, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -114,9 +124,7 @@ describe("a manager killed mid-task", () => {
     // Where it died: before the worker had the task, or after the agent had run and the worker replied.
     expect(runs().filter((l) => l.startsWith("start"))).toHaveLength(point === "after_journal" ? 0 : 1);
 
-    const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
-    expect(up.code, up.stderr).toBe(0);
-    pids.add(fleetFile().manager?.pid as number);
+    await restartedAfter(doomed);
     expect(await exited, stderr).toBe(0);
     const result = JSON.parse(stdout) as { response: { status: string; result: string } };
     expect(result.response.status).toBe("completed");
@@ -142,10 +150,7 @@ describe("a manager killed mid-task", () => {
       await expect.poll(() => runs().length, { timeout: 30_000 }).toBe(1);
       const first = fleetFile().manager?.pid as number;
       process.kill(first, "SIGKILL");
-      await expect.poll(() => processAlive(first)).toBe(false);
-      const up = await mesh(["up", root, "--exec", EXEC, "--json"]);
-      expect(up.code, up.stderr).toBe(0);
-      pids.add(fleetFile().manager?.pid as number);
+      await restartedAfter(first);
       const result = (await answer) as { response: { status: string; result: string } };
       expect(result.response.status).toBe("completed");
       expect(result.response.result).toMatch(/Done slowly, once\./);
@@ -153,5 +158,14 @@ describe("a manager killed mid-task", () => {
     } finally {
       await link.close();
     }
+  });
+
+  it("mesh down stops the supervisor before the manager, so nothing restarts it", { timeout: 60_000 }, async () => {
+    const { pid, supervisor } = fleetFile().manager as { pid: number; supervisor: number };
+    const down = await mesh(["down", root]);
+    expect(down.code, down.stderr).toBe(0);
+    expect(processAlive(supervisor)).toBe(false);
+    expect(processAlive(pid)).toBe(false);
+    expect(fleetFile().manager).toBeNull();
   });
 });

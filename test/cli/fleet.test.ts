@@ -27,7 +27,7 @@ async function mesh(...args: string[]): Promise<{ code: number; stdout: string; 
 
 interface Fleet {
   workers: { id: string; pid: number; endpoint: string }[];
-  manager: { id: string; pid: number; endpoint: string } | null;
+  manager: { id: string; pid: number; endpoint: string; supervisor?: number } | null;
 }
 function fleetFile(): Fleet {
   const dir = join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const up = await mesh("up", C_KERNEL_DIR, "--json");
   expect(up.code, up.stderr).toBe(0);
   const fleet = fleetFile();
-  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
+  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1, fleet.manager?.supervisor ?? -1];
 }, 180_000);
 afterAll(async () => {
   await mesh("down", C_KERNEL_DIR);
@@ -153,10 +153,24 @@ describe("a fleet through the CLI", () => {
     expect(agents.agents.filter((a) => a.scope === "mm" && a.state === "alive")).toHaveLength(1);
   });
 
-  it("says so when the manager is gone but workers run, and mesh up brings the manager back", async () => {
-    const manager = fleetFile().manager;
-    process.kill(manager?.pid as number, "SIGKILL");
-    await expect.poll(() => alive(manager?.pid as number)).toBe(false);
+  it("a killed manager is restarted by its supervisor: the next command finds the new one", async () => {
+    const manager = fleetFile().manager as { pid: number; supervisor: number };
+    process.kill(manager.pid, "SIGKILL");
+    await expect.poll(() => alive(manager.pid)).toBe(false);
+    const agents = await mesh("agents", "--json");
+    expect(agents.code, agents.stderr).toBe(0);
+    expect((JSON.parse(agents.stdout) as { agents: unknown[] }).agents).toHaveLength(4);
+    const now = fleetFile().manager as { pid: number; supervisor: number };
+    expect(now.pid).not.toBe(manager.pid);
+    expect(now.supervisor).toBe(manager.supervisor);
+    pids.push(now.pid);
+  });
+
+  it("says so when the manager and its supervisor are gone but workers run, and mesh up brings the manager back", async () => {
+    const manager = fleetFile().manager as { pid: number; supervisor: number };
+    process.kill(manager.supervisor, "SIGKILL");
+    process.kill(manager.pid, "SIGKILL");
+    await expect.poll(() => alive(manager.pid) || alive(manager.supervisor)).toBe(false);
     const lost = await mesh("agents");
     expect(lost.code).toBe(69);
     expect(lost.stderr).toMatch(/has lost its manager \(pid \d+ is gone\); 4 of its 4 workers still run/);
@@ -165,14 +179,14 @@ describe("a fleet through the CLI", () => {
     const back = JSON.parse((await mesh("up", C_KERNEL_DIR, "--json")).stdout) as { started: string[]; reused: string[] };
     expect(back.started).toEqual(["manager"]);
     expect(back.reused).toHaveLength(4);
-    pids.push(fleetFile().manager?.pid ?? -1);
+    pids.push(fleetFile().manager?.pid ?? -1, fleetFile().manager?.supervisor ?? -1);
     const agents = JSON.parse((await mesh("agents", "--json")).stdout) as { agents: { state: string }[] };
     expect(agents.agents).toHaveLength(4);
   });
 
   it("stops everything on down, then reports that no fleet runs", async () => {
     const current = fleetFile();
-    const running = [...current.workers.map((w) => w.pid), current.manager?.pid ?? -1];
+    const running = [...current.workers.map((w) => w.pid), current.manager?.pid ?? -1, current.manager?.supervisor ?? -1];
     const down = await mesh("down", "--json");
     expect(down.code).toBe(0);
     expect((JSON.parse(down.stdout) as { stopped: string[] }).stopped).toHaveLength(5);

@@ -27,7 +27,7 @@ const mesh = (...args: string[]) => cli(args);
 
 interface Fleet {
   workers: { id: string; pid: number; scope: string }[];
-  manager: { pid: number } | null;
+  manager: { pid: number; supervisor?: number } | null;
 }
 const fleetFile = () => JSON.parse(readFileSync(join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string, "fleet.json"), "utf8")) as Fleet;
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
   const up = await mesh("up", root, "--json");
   expect(up.code, up.stderr).toBe(0);
   const fleet = fleetFile();
-  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1];
+  pids = [...fleet.workers.map((w) => w.pid), fleet.manager?.pid ?? -1, fleet.manager?.supervisor ?? -1];
 }, 180_000);
 
 afterAll(async () => {

@@ -11,8 +11,10 @@ Launch a fleet over the code base at ROOT (default: the current directory): spli
 --scopes FILE, from ROOT/mesh-scopes.json, or automatically as \`mesh scopes\` proposes: packages kept
 whole, none over an eighth of the code), build each scope's index (cached: only changed files are
 re-parsed), start one worker process per scope (× --replicas) and a manager, detached, and wait until
-every worker is routable. Run it again to restart only what died or whose index changed. Logs, audit
-records and the fleet manifest live under $MESH_HOME (default ~/.local/state/lattice-mesh).
+every worker is routable. The manager runs under \`mesh supervise\`, which restarts it with backoff
+when it dies; it resumes the delegations it had accepted. Run \`mesh up\` again to restart only what
+died or whose index changed. Logs, audit records and the fleet manifest live under $MESH_HOME (default
+~/.local/state/lattice-mesh).
 
 With --exec, every worker runs its tasks with that agent command on a CDP workspace (HANDOFF.md in,
 OUTPUT.md out; docs/EXECUTORS.md has recipes) instead of the built-in extractive executor; a scope of the
