@@ -12,9 +12,19 @@ function firstExternalIPv4(): string | undefined {
   return undefined;
 }
 
+/**
+ * The endpoint to publish for `bound`: `advertise` when given — with `*` for its port (`tcp://hostb:*`),
+ * the bound port, so processes on one host bound to ephemeral ports can share one advertised host — else
+ * the bound endpoint, its wildcard host replaced by the first external IPv4 address.
+ */
 export function resolveAdvertisedEndpoint(bound: string, advertise: string | undefined): string {
-  if (advertise) return advertise;
   const match = /^tcp:\/\/(.+):(\d+)$/.exec(bound);
+  if (advertise) {
+    const anyPort = /^(tcp:\/\/.+):\*$/.exec(advertise);
+    if (!anyPort) return advertise;
+    if (!match) throw new BusConfigError(`cannot advertise ${advertise} for ${bound}: only a tcp endpoint has a port`);
+    return `${anyPort[1]}:${match[2]}`;
+  }
   if (!match) return bound; // ipc:// and inproc:// are used as bound
   const [, host = "", port = ""] = match;
   if (!WILDCARD_HOSTS.has(host)) return bound;

@@ -21,6 +21,7 @@ export const commands: Record<string, Command> = {
   mcp: lazy("serve the running fleet to MCP clients (coding agents), over stdio or HTTP", () => import("./commands/mcp.js")),
   delegate: lazy("send a DelegatedTask to a scope of the fleet (CDP workspace, manifest)", () => import("./commands/delegate.js")),
   down: lazy("stop a fleet gracefully", () => import("./commands/down.js")),
+  join: lazy("run workers for some scopes of a fleet whose manager runs on another host", () => import("./commands/join.js")),
   manager: lazy("run a fleet's manager (mesh up starts one)", () => import("./commands/manager.js")),
   supervise: lazy("run a fleet's manager and restart it when it dies (mesh up starts one)", () => import("./commands/supervise.js")),
   keys: lazy("CURVE key pairs and keyrings: gen, add, list, revoke", () => import("./commands/keys.js")),

@@ -29,12 +29,18 @@ export interface UpOptions {
   targetLines?: number | undefined;
   /** The agent command every scope's workers run tasks with, unless the scopes file gives a scope its own. */
   exec?: string | undefined;
+  /** Where the manager listens (`tcp://0.0.0.0:7000`), for workers on other hosts (`mesh join`); default loopback. */
+  listen?: string | undefined;
+  /** The endpoint the manager publishes, when other hosts must dial another address than `listen`. */
+  advertise?: string | undefined;
   logger: Logger;
   quiet?: boolean;
 }
 
 export interface UpResult {
   dir: string;
+  /** The fleet's CURVE public key: what another host's keyring and `mesh join` need. */
+  publicKey: string;
   fleet: FleetManifest;
   started: string[];
   reused: string[];
@@ -42,7 +48,7 @@ export interface UpResult {
 
 type ScopeSpec = FleetManifest["scopes"][number];
 
-async function scopesFor(root: string, file: string | undefined, targetLines: number | undefined): Promise<ScopeSpec[]> {
+export async function scopesFor(root: string, file: string | undefined, targetLines: number | undefined): Promise<ScopeSpec[]> {
   const path = file ?? (existsSync(join(root, SCOPES_FILE_IN_ROOT)) ? join(root, SCOPES_FILE_IN_ROOT) : undefined);
   if (path) {
     try {
@@ -78,6 +84,22 @@ async function waitRoutable(endpoint: string, expected: number, logger: Logger, 
   }
 }
 
+/**
+ * A scope's index, current on disk: a stored one whose manifest matches the files is only checked (scan,
+ * hash, compare), not loaded; else it is built (changed files re-parsed). Returns its index revision.
+ */
+export async function ensureIndex(spec: Parameters<typeof checkStoredPgc>[0], label: string, options: Pick<UpOptions, "quiet" | "logger">): Promise<string> {
+  const stored = await checkStoredPgc(spec);
+  if (stored.current) {
+    if (!options.quiet) process.stderr.write(`${label}: index unchanged ${stored.index_revision}\n`);
+    return stored.index_revision;
+  }
+  const progress = options.quiet ? undefined : new ProgressReporter(label);
+  const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
+  progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
+  return opened.manifest.index_revision;
+}
+
 export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const root = await realRoot(options.root).catch((error: Error) => {
     throw new CliError(`cannot use ${options.root} as a code root: ${error.message}`, EXIT.dataError);
@@ -107,7 +129,8 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   // The access policy beside the scopes file (or in the root), read again by every process when it changes.
   const policyFile = join(options.scopesFile ? dirname(resolve(options.scopesFile)) : root, POLICY_FILE);
   const secured = ["--curve-secret", security.secretFile, "--keyring", security.keyringDir, "--policy", policyFile];
-  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info", ...secured];
+  const reachable = [...(options.listen ? ["--bind", options.listen] : []), ...(options.advertise ? ["--advertise", options.advertise] : [])];
+  const managerArgs = ["manager", "--id", "manager", "--registry", paths.registry, "--audit", paths.audit, "--root", root, "--log-level", "info", ...reachable, ...secured];
   // The manager runs under a supervisor that restarts it when it dies (supervisor.ts).
   const supervised = ["supervise", "--fleet-dir", paths.dir, "--", ...managerArgs];
   const managerLaunch = manager ? null : launch("manager", supervised, paths.logs).then((m) => ({ manager: m }), (error: unknown) => ({ error }));
@@ -117,17 +140,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const head = await gitHead(root);
   async function* workersToStart(): AsyncGenerator<{ id: string; scope: ScopeSpec }> {
     for (const [i, scope] of scopes.entries()) {
-      const spec = { scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head };
-      const stored = await checkStoredPgc(spec);
-      if (stored.current) {
-        if (!options.quiet) process.stderr.write(`[${i + 1}/${scopes.length}] ${scope.name}: index unchanged ${stored.index_revision}\n`);
-        revisions.set(scope.name, stored.index_revision);
-      } else {
-        const progress = options.quiet ? undefined : new ProgressReporter(`[${i + 1}/${scopes.length}] ${scope.name}`);
-        const opened = await openPgc({ ...spec, logger: options.logger, ...(progress ? { onProgress: (e) => progress.update(e) } : {}) });
-        progress?.done(`${opened.outcome.mode === "loaded" ? "index unchanged" : `indexed (${opened.outcome.reparsed} file(s) parsed)`} ${opened.manifest.index_revision}`);
-        revisions.set(scope.name, opened.manifest.index_revision);
-      }
+      revisions.set(scope.name, await ensureIndex({ scope: scope.name, root, scopePaths: scope.paths, cacheRoot: paths.cache, sourceRevision: head }, `[${i + 1}/${scopes.length}] ${scope.name}`, options));
       for (let r = 1; r <= options.replicas; r++) {
         const id = `${scope.name}-${r}`;
         const old = previous?.workers.find((w) => w.id === id);
@@ -168,7 +181,7 @@ export async function fleetUp(options: UpOptions): Promise<UpResult> {
   const fleet: FleetManifest = { root, started_at: previous && reused.length > 0 ? previous.started_at : new Date().toISOString(), scopes, workers, manager };
   writeFleet(paths.dir, fleet);
   await waitRoutable(manager.endpoint, workers.length, options.logger, paths.dir);
-  return { dir: paths.dir, fleet, started, reused };
+  return { dir: paths.dir, publicKey: security.keys.publicKey, fleet, started, reused };
 }
 
 /**

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bulkhead } from "../../bus/bulkhead.js";
+import { resolveAdvertisedEndpoint } from "../../bus/endpoint.js";
 import { Discovery } from "../../bus/discovery.js";
 import { Outbound, type OutboundDeps } from "../../bus/outbound.js";
 import type { Link } from "../../bus/link.js";
@@ -394,5 +395,14 @@ describe("registry directory", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("resolveAdvertisedEndpoint", () => {
+  it("publishes the bound endpoint, an explicit one, or an advertised host with the bound port for *", () => {
+    expect(resolveAdvertisedEndpoint("tcp://127.0.0.1:5555", undefined)).toBe("tcp://127.0.0.1:5555");
+    expect(resolveAdvertisedEndpoint("tcp://0.0.0.0:5555", "tcp://hostb.example:7000")).toBe("tcp://hostb.example:7000");
+    expect(resolveAdvertisedEndpoint("tcp://0.0.0.0:41234", "tcp://hostb.example:*")).toBe("tcp://hostb.example:41234");
+    expect(() => resolveAdvertisedEndpoint("ipc:///tmp/x.sock", "tcp://hostb.example:*")).toThrow(/only a tcp endpoint has a port/);
   });
 });

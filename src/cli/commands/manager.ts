@@ -27,10 +27,12 @@ Options:
   --seed ENDPOINT   a node of the mesh (repeatable)
   --id ID           node id (default manager-PID)
   --bind ENDPOINT   inbox address (default tcp://127.0.0.1:*)
+  --advertise ENDPOINT  endpoint to publish when workers must dial another address (tcp://HOST:PORT;
+                    tcp://HOST:* publishes the bound port)
   --log-level LEVEL (default info)
   -h, --help        show this help`;
 
-const OPTIONS = { "curve-secret": { type: "string" }, policy: { type: "string" }, keyring: { type: "string" }, audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" } } as const;
+const OPTIONS = { "curve-secret": { type: "string" }, policy: { type: "string" }, keyring: { type: "string" }, audit: { type: "string" }, root: { type: "string" }, registry: { type: "string" }, seed: { type: "string", multiple: true }, id: { type: "string" }, bind: { type: "string" }, advertise: { type: "string" } } as const;
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
@@ -59,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     seeds: values.seed ?? [],
     ...(values.registry ? { registryDir: values.registry } : {}),
     ...(values.bind ? { bind: values.bind } : {}),
+    ...(values.advertise ? { advertise: values.advertise } : {}),
     ...curve,
     logger,
   });

@@ -31,7 +31,8 @@ Options:
   --keyring DIR        CURVE: admitted public keys (*.pub); seeds become ENDPOINT#PUBLICKEY
   --policy FILE        the access policy (mesh-policy.json) of a secured node, read again on change
   --bind ENDPOINT       inbox address (default tcp://127.0.0.1:*)
-  --advertise ENDPOINT  endpoint to publish when peers must dial another address
+  --advertise ENDPOINT  endpoint to publish when peers must dial another address (tcp://HOST:*
+                        publishes the bound port)
   --dial ROLE           connect on hearsay (registry, gossip) only to peers of this role (repeatable;
                         default: every role). mesh up starts workers with --dial manager: they talk
                         only to the manager, so a fleet of N workers is N links, not N²
