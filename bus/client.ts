@@ -46,6 +46,8 @@ export class MeshClient {
       lingerMs: CLIENT_LINGER_MS,
       onFrame: (frame) => this.onFrame(frame),
       logger,
+      // The connection dropped and is back: the unanswered requests go again under their ids.
+      onReconnected: () => this.requester.retransmitTo(options.endpoint),
       ...(options.curve
         ? {
             socketOptions: curveClientOptions(options.curve, options.curve.serverKey),

@@ -17,10 +17,23 @@ export interface LinkOptions {
   socketOptions?: Record<string, unknown>;
   /** Called when the peer refuses this link's CURVE key in the handshake (it is not in the peer's keyring). */
   onAuthRefused?: () => void;
+  /**
+   * Called when the connection is up again after it dropped (a peer restart, a network cut, a connection
+   * reset by a corrupted segment): whatever was in flight on the old connection may be lost.
+   */
+  onReconnected?: () => void;
 }
 
 export const LINK_RECONNECT_MS = 100;
 export const LINK_RECONNECT_MAX_MS = 2_000;
+/**
+ * ZMTP heartbeats on every connection (PING every ZMTP_HEARTBEAT_MS; no traffic for ZMTP_HEARTBEAT_TIMEOUT_MS
+ * closes it). A CURVE frame that a corrupted segment made undecryptable stops libzmq's session without
+ * closing the TCP connection: both ends would wait on it forever. The heartbeat finds such a connection
+ * dead and closes it, the link connects again, and the requests lost with it are sent again (onReconnected).
+ */
+export const ZMTP_HEARTBEAT_MS = 1_000;
+export const ZMTP_HEARTBEAT_TIMEOUT_MS = 3_000;
 // libzmq's own queue below ours; ours is the one that reports back-pressure.
 const SOCKET_HIGH_WATER_MARK = 10_000;
 
@@ -40,6 +53,8 @@ export class Link {
       receiveHighWaterMark: SOCKET_HIGH_WATER_MARK,
       reconnectInterval: LINK_RECONNECT_MS,
       reconnectMaxInterval: LINK_RECONNECT_MAX_MS,
+      heartbeatInterval: ZMTP_HEARTBEAT_MS,
+      heartbeatTimeout: ZMTP_HEARTBEAT_TIMEOUT_MS,
       // Queue only to a live connection: while the peer is unreachable, our bounded queue fills and
       // callers get `busy`, instead of frames piling up in libzmq for a peer that may never return.
       immediate: true,
@@ -50,7 +65,7 @@ export class Link {
       // A send still waiting when the link closes fails by design; only report real failures.
       if (!this.closing) options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed");
     });
-    if (options.onAuthRefused) void this.watchHandshakes(options.onAuthRefused);
+    if (options.onAuthRefused || options.onReconnected) void this.watchConnection();
     this.readerDone = this.readLoop().catch((error: unknown) => {
       if (!this.closing) options.logger.error({ err: error, endpoint: options.endpoint }, "link reader stopped");
     });
@@ -61,15 +76,23 @@ export class Link {
 
   /**
    * libzmq reports a refused CURVE handshake as an event, and does not try that connection again: the
-   * link remembers it, so that later requests fail at once too.
+   * link remembers it, so that later requests fail at once too. A handshake after a disconnect is a
+   * connection re-established, which the link reports (onReconnected).
    */
-  private async watchHandshakes(onRefused: () => void): Promise<void> {
+  private async watchConnection(): Promise<void> {
+    let dropped = false;
     try {
       for await (const event of this.socket.events) {
-        if (event.type === "handshake") this.authRefused = false;
-        else if (event.type === "handshake:error:auth") {
+        if (event.type === "disconnect") dropped = true;
+        else if (event.type === "handshake") {
+          this.authRefused = false;
+          if (dropped) {
+            dropped = false;
+            this.options.onReconnected?.();
+          }
+        } else if (event.type === "handshake:error:auth") {
           this.authRefused = true;
-          onRefused();
+          this.options.onAuthRefused?.();
         }
       }
     } catch (error) {

@@ -132,6 +132,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       cancel: (peerId, messageId) => this.sendToPeer(peerId, "cancel", {}, { corr: messageId }),
       logger: this.logger.child({ component: "bus:requester" }),
       countRetry: () => this.stats.count("retries"),
+      countRetransmit: () => this.stats.count("retransmits"),
     });
     this.responder = new Responder({
       selfId: this.options.id,
@@ -151,7 +152,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.membership = new Membership(
       {
         selfId: this.options.id,
-        openLink: (card) => this.openLink(card.endpoint, this.options.id, card.curve_key),
+        openLink: (card) => this.openLink(card.endpoint, this.options.id, card.curve_key, card.id),
         ...(this.secured ? { admits: (card: NodeCard) => (this.secured as { keyring: Keyring }).keyring.has(card.curve_key) } : {}),
         sendHello: (link) => this.outbound.onLink(link, "hello", { card: this.card }),
         sendPing: (link) => this.outbound.onLink(link, "ping", {}),
@@ -329,12 +330,15 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     this.logger.info("node stopped");
   }
 
-  private openLink(endpoint: string, routingId: string, serverKey?: string): Link {
+  private openLink(endpoint: string, routingId: string, serverKey?: string, peerId?: string): Link {
     const secured = this.secured && serverKey ? { socketOptions: { context: this.secured.context, ...curveClientOptions(this.secured.keys, serverKey) } } : {};
     return new Link({
       ...secured,
       routingId,
       endpoint,
+      // A request or its reply may have been lost with the old connection: send the unanswered ones again
+      // now, under their ids (the peer's reply cache answers those it has run), rather than after an attempt's timeout.
+      ...(peerId ? { onReconnected: () => this.requester.retransmitTo(peerId) } : {}),
       sendQueueCapacity: this.options.sendQueueCapacity,
       lingerMs: this.options.lingerMs,
       onFrame: (frame, link) => this.inbound.onLinkFrame(frame, link),

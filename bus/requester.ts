@@ -10,6 +10,16 @@ export const DEFAULT_ATTEMPTS = 3;
 export const RETRY_MIN_BACKOFF_MS = 20;
 export const RETRY_MAX_BACKOFF_MS = 1_000;
 const RETRY_BACKOFF_FACTOR = 2;
+/**
+ * An unanswered request is sent again, under its id, this long after it went out, then at twice the
+ * interval each time up to RETRANSMIT_MAX_MS, within each attempt: a frame lost on the way (a CURVE frame
+ * a corrupted segment made undecryptable is dropped without closing the connection) or a reply lost is
+ * recovered in seconds, not at the attempt's end — which for a task of ten minutes is minutes away. The
+ * peer's reply cache makes a re-send harmless: a running request ignores it, a finished one answers it
+ * again from the cache, and only a request the peer never received runs.
+ */
+export const RETRANSMIT_FIRST_MS = 1_000;
+export const RETRANSMIT_MAX_MS = 8_000;
 
 /** The wait a busy peer asked for in its NACK, capped (our own full send queue gives none). */
 function retryHintMs(error: Error): number {
@@ -31,6 +41,8 @@ export interface RequesterDeps {
   cancel: (peerId: string, messageId: string) => void;
   logger: Logger;
   countRetry: () => void;
+  /** Counts an unanswered request sent again within its attempt (RETRANSMIT_FIRST_MS). */
+  countRetransmit?: () => void;
 }
 
 export interface OutboundRequest {
@@ -200,12 +212,24 @@ export class Requester {
     if (sent === "no_route") throw new PeerUnavailableError(`no route to ${entry.peerId}: it is not a known peer`, true);
     if (sent === "busy") throw new BusyError(`send queue to ${entry.peerId} is full`);
     let timer: NodeJS.Timeout | undefined;
+    let resend: NodeJS.Timeout | undefined;
     const failed = new Promise<never>((_, reject) => {
       entry.failAttempt = reject;
       timer = setTimeout(() => reject(new AttemptTimeoutError(`no answer from ${entry.peerId} within ${attemptMs} ms`)), attemptMs);
     });
+    const retransmit = (interval: number) => {
+      resend = setTimeout(() => {
+        if (entry.settled) return;
+        this.deps.transmit(entry.peerId, entry.frame, false);
+        this.deps.countRetransmit?.();
+        retransmit(Math.min(interval * 2, RETRANSMIT_MAX_MS));
+      }, interval);
+      resend.unref?.();
+    };
+    if (attemptMs > RETRANSMIT_FIRST_MS) retransmit(RETRANSMIT_FIRST_MS);
     return Promise.race([entry.outcome, failed]).finally(() => {
       clearTimeout(timer);
+      clearTimeout(resend);
       entry.failAttempt = undefined;
     });
   }

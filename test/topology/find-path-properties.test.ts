@@ -9,18 +9,10 @@ import {
   type QueryPath,
   type ScopeGraph,
 } from "../../topology/index.js";
+import { mulberry32 } from "../../agents/pgc/retrieval/prng.js";
 
-/** mulberry32: a tiny seeded PRNG, so every failure reproduces from its seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** mulberry32, so every failure reproduces from its seed. */
+const prng = mulberry32;
 
 interface RandomGraph {
   graph: ScopeGraph;

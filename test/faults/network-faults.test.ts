@@ -1,0 +1,239 @@
+// The fault-injection suite, the part that needs no privileges: a fleet on two "hosts" (two $MESH_HOMEs
+// and two copies of the code; the scope mm lives only on host B, joined with `mesh join`), every byte
+// between host B and the manager passing through user-space TCP proxies (scripts/fault/tcp-proxy.ts) that
+// delay, stall, corrupt and partition it. Under each fault a batch of tasks is delegated to mm, whose
+// agent command logs each run: every task must end with a result or a clear error, and none may run twice;
+// a partition must bring the liveness verdicts the documentation promises, and heal without a restart.
+// Prints a table of fault × outcome (docs/BENCHMARKS.md, "Faults").
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { MeshClient } from "../../bus/index.js";
+import { DEFAULT_EXPIRE_MS, DEFAULT_HEARTBEAT_MS, DEFAULT_SUSPECT_MS } from "../../bus/peer-table.js";
+import { fleetClientCurve } from "../../src/security.js";
+import { startTcpProxy, type TcpProxy } from "../../scripts/fault/tcp-proxy.js";
+import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
+import { MESH_BIN, meshCli, processAlive } from "../helpers/processes.js";
+
+const base = mkdtempSync(join(tmpdir(), "mesh-faults-"));
+const hostA = { home: join(base, "a"), root: join(base, "a-code") };
+const hostB = { home: join(base, "b"), root: join(base, "b-code") };
+const envA = { ...process.env, MESH_HOME: hostA.home };
+const onA = meshCli(envA);
+const onB = meshCli({ ...process.env, MESH_HOME: hostB.home });
+const runs = join(base, "runs.log");
+const agent = join(base, "agent.mjs");
+const EXEC = `${process.execPath} ${agent} ${runs}`;
+const pids = new Set<number>();
+let toManager: TcpProxy;
+let toWorker: TcpProxy;
+let direct: MeshClient;
+
+/** A port nothing listens on now (the OS picks it): the manager and B's worker bind it behind a proxy. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const fleetDirOf = (home: string) => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
+const fleetOf = (home: string, file: string) => JSON.parse(readFileSync(join(fleetDirOf(home), file), "utf8")) as { workers: { id: string; pid: number }[]; manager?: { pid: number; supervisor?: number } | null };
+const runLines = () => (existsSync(runs) ? readFileSync(runs, "utf8").split("\n").filter(Boolean) : []);
+
+interface Outcome {
+  fault: string;
+  tasks: number;
+  completed: number;
+  clear_errors: number;
+  ran_twice: number;
+  max_ms: number;
+  chunks: number;
+  stalled: number;
+  corrupted: number;
+  verdicts: string;
+  /** The first line of each clear error. */
+  errors: string[];
+}
+const table: Outcome[] = [];
+
+/** One `mesh delegate` on host A; resolves with its exit code, output and duration. */
+function delegate(task: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", task, "--json"], { env: envA, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
+}
+
+/** Runs `count` tasks at once and checks each ended with a result or a clear error, none run twice. */
+async function batch(fault: string, count: number, during?: () => Promise<string>): Promise<Outcome> {
+  const before = { ...toManager.stats };
+  const beforeW = { ...toWorker.stats };
+  const ids = Array.from({ length: count }, (_, i) => `${fault} #${i + 1}`);
+  const answers = Promise.all(ids.map((task) => delegate(`Where is kmalloc defined? [fault: ${task}]`)));
+  const verdicts = during ? await during() : "";
+  const results = await answers;
+  let completed = 0;
+  let clear = 0;
+  const errors: string[] = [];
+  for (const r of results) {
+    if (r.code === 0) {
+      expect((JSON.parse(r.stdout) as { response: { status: string } }).response.status).toBe("completed");
+      completed++;
+    } else {
+      // A clear error: a CLI message with what happened, never a crash or a silent hang.
+      expect(r.stderr, r.stdout).toMatch(/^mesh: .+/m);
+      errors.push(/^mesh: (.+)$/m.exec(r.stderr)?.[1] ?? "");
+      clear++;
+    }
+  }
+  const starts = runLines().filter((l) => l.startsWith("start "));
+  let twice = 0;
+  for (const task of ids) if (starts.filter((l) => l === `start [${task}]`).length > 1) twice++;
+  const sum = (key: "chunks" | "lost" | "corrupted") => toManager.stats[key] - before[key] + toWorker.stats[key] - beforeW[key];
+  const outcome: Outcome = { fault, tasks: count, completed, clear_errors: clear, ran_twice: twice, max_ms: Math.max(...results.map((r) => r.ms)), chunks: sum("chunks"), stalled: sum("lost"), corrupted: sum("corrupted"), verdicts, errors };
+  table.push(outcome);
+  expect(completed + clear).toBe(count);
+  expect(twice).toBe(0);
+  return outcome;
+}
+
+/** The manager's verdict on B's worker, asked on the manager's own port (the proxies may be cut). */
+async function verdictOnB(): Promise<string> {
+  const agents = (await direct.request("agents", {})) as { id: string; scope: string; state: string }[];
+  return agents.find((a) => a.scope === "mm")?.state ?? "gone";
+}
+
+beforeAll(async () => {
+  cpSync(C_KERNEL_DIR, hostA.root, { recursive: true });
+  cpSync(C_KERNEL_DIR, hostB.root, { recursive: true });
+  // Host A runs net, drivers and kernel; host B runs mm: every mm task crosses the proxies.
+  const scopes = JSON.parse(readFileSync(join(C_KERNEL_DIR, "mesh-scopes.json"), "utf8")) as { scopes: { name: string }[] };
+  writeFileSync(join(hostA.root, "mesh-scopes.json"), JSON.stringify({ scopes: scopes.scopes.filter((s) => s.name !== "mm") }));
+  writeFileSync(join(hostB.root, "mesh-scopes.json"), JSON.stringify({ scopes: scopes.scopes.filter((s) => s.name === "mm") }));
+  writeFileSync(
+    agent,
+    `import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+const [log, workspace] = [process.argv[2], process.argv.at(-1)];
+const task = /\\[fault: ([^\\]]*)\\]/.exec(readFileSync(join(workspace, "HANDOFF.md"), "utf8"))?.[1] ?? "?";
+appendFileSync(log, "start [" + task + "]\\n");
+await new Promise((resolve) => setTimeout(resolve, 500));
+writeFileSync(join(workspace, "OUTPUT.md"), "# Task Complete: " + process.env.MESH_TASK_ID + "\\n\\n**Status:** completed\\n**Agent:** faults\\n\\n## Summary\\nRan once.\\n\\n## Key Findings\\n- kmalloc is in mm\\n");
+appendFileSync(log, "end [" + task + "]\\n");
+`,
+  );
+  // The manager listens on a port of its own and advertises the proxy in front of it.
+  const managerPort = await freePort();
+  toManager = await startTcpProxy(`tcp://127.0.0.1:${managerPort}`, { seed: 7 });
+  const up = await onA(["up", hostA.root, "--exec", EXEC, "--listen", `tcp://127.0.0.1:${managerPort}`, "--advertise", toManager.endpoint, "--json"]);
+  expect(up.code, up.stderr).toBe(0);
+  const printed = JSON.parse(up.stdout) as { public_key: string; workers: { pid: number }[]; manager: { pid: number; supervisor: number } };
+  for (const pid of [...printed.workers.map((w) => w.pid), printed.manager.pid, printed.manager.supervisor]) pids.add(pid);
+  direct = new MeshClient({ endpoint: `tcp://127.0.0.1:${managerPort}`, timeoutMs: 5_000, logger: pino({ level: "silent" }), ...fleetClientCurve(fleetDirOf(hostA.home)) });
+  // Host B's worker binds a port of its own and advertises the proxy in front of it.
+  const workerPort = await freePort();
+  toWorker = await startTcpProxy(`tcp://127.0.0.1:${workerPort}`, { seed: 11 });
+  const seed = `${toManager.endpoint}#${printed.public_key}`;
+  const join1 = ["join", seed, "--root", hostB.root, "--scope", "mm", "--exec", EXEC, "--listen", `tcp://127.0.0.1:${workerPort}`, "--advertise", toWorker.endpoint, "--json"];
+  const refused = await onB(join1);
+  const key = /-- \S+ '(\S{40})'/.exec(refused.stderr)?.[1];
+  expect(key, refused.stderr).toBeDefined();
+  expect((await onA(["keys", "add", "--fleet", hostA.root, "--", "hostb", key as string])).code).toBe(0);
+  const joined = await onB(join1);
+  expect(joined.code, joined.stderr).toBe(0);
+  for (const w of (JSON.parse(joined.stdout) as { workers: { pid: number }[] }).workers) pids.add(w.pid);
+}, 180_000);
+
+afterAll(async () => {
+  await direct?.close();
+  await onB(["down", hostB.root]);
+  await onA(["down", hostA.root]);
+  await toManager?.close();
+  await toWorker?.close();
+  for (const pid of pids) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  if (table.length > 0) {
+    const header = "| fault | tasks | completed | clear errors | ran twice | slowest (ms) | chunks | stalled | corrupted | verdicts |";
+    const rows = table.map((o) => `| ${o.fault} | ${o.tasks} | ${o.completed} | ${o.clear_errors} | ${o.ran_twice} | ${o.max_ms} | ${o.chunks} | ${o.stalled} | ${o.corrupted} | ${o.verdicts || "-"} |`);
+    process.stdout.write(`\n${[header, "|---|---|---|---|---|---|---|---|---|---|", ...rows].join("\n")}\n`);
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe("network faults between two hosts of a fleet", () => {
+  it("without faults: every task completes once", { timeout: 60_000 }, async () => {
+    const o = await batch("none", 4);
+    expect(o.completed).toBe(4);
+    expect(toWorker.stats.connections).toBeGreaterThan(0);
+  });
+
+  it("100 ms delay with 30 ms jitter each way: every task completes once", { timeout: 60_000 }, async () => {
+    for (const proxy of [toManager, toWorker]) proxy.setFaults({ delayMs: 100, jitterMs: 30 });
+    const o = await batch("delay 100±30 ms", 4);
+    expect(o.completed).toBe(4);
+  });
+
+  it("1% of segments lost (each stalls a retransmission timeout): every task completes once", { timeout: 60_000 }, async () => {
+    for (const proxy of [toManager, toWorker]) proxy.setFaults({ loss: 0.01 });
+    const o = await batch("1% loss", 8);
+    expect(o.completed).toBe(8);
+  });
+
+  it("1% of segments corrupted (the ZMTP heartbeat closes the connection CURVE stopped reading, ZeroMQ reconnects, the lost requests go again): every task ends once", { timeout: 90_000 }, async () => {
+    for (const proxy of [toManager, toWorker]) proxy.setFaults({ corrupt: 0.01 });
+    await batch("1% corrupted", 8);
+  });
+
+  it("a 5 s partition: the manager suspects host B's worker, the link heals, and the task in flight completes once", { timeout: 90_000 }, async () => {
+    for (const proxy of [toManager, toWorker]) proxy.setFaults({});
+    await expect.poll(verdictOnB, { timeout: 15_000 }).toBe("alive");
+    const o = await batch("partition 5 s", 2, async () => {
+      await expect.poll(() => runLines().filter((l) => l.startsWith("start [partition 5 s")).length, { timeout: 20_000 }).toBeGreaterThan(0);
+      const cut = Date.now();
+      toManager.partition();
+      toWorker.partition();
+      // Suspect after DEFAULT_SUSPECT_MS without a heartbeat (checked once per heartbeat period).
+      await expect.poll(verdictOnB, { timeout: DEFAULT_SUSPECT_MS + 2 * DEFAULT_HEARTBEAT_MS, interval: 100 }).toBe("suspect");
+      const suspectedAfter = Date.now() - cut;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 5_000 - (Date.now() - cut))));
+      toManager.heal();
+      toWorker.heal();
+      await expect.poll(verdictOnB, { timeout: 15_000, interval: 100 }).toBe("alive");
+      return `suspect after ${(suspectedAfter / 1000).toFixed(1)} s; alive ${((Date.now() - cut) / 1000).toFixed(1)} s after the cut`;
+    });
+    expect(o.completed).toBe(2);
+  });
+
+  it("a partition past the expiry time: the worker is declared gone, the waiting task gets a clear error, and the worker rejoins after the heal", { timeout: 120_000 }, async () => {
+    await expect.poll(verdictOnB, { timeout: 15_000 }).toBe("alive");
+    const o = await batch("partition 12 s", 1, async () => {
+      await expect.poll(() => runLines().filter((l) => l.startsWith("start [partition 12 s")).length, { timeout: 20_000 }).toBeGreaterThan(0);
+      const cut = Date.now();
+      toManager.partition();
+      toWorker.partition();
+      await expect.poll(verdictOnB, { timeout: DEFAULT_EXPIRE_MS + 3 * DEFAULT_HEARTBEAT_MS, interval: 200 }).not.toMatch(/alive|suspect/);
+      const goneAfter = Date.now() - cut;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 12_000 - (Date.now() - cut))));
+      toManager.heal();
+      toWorker.heal();
+      await expect.poll(verdictOnB, { timeout: 30_000, interval: 200 }).toBe("alive");
+      return `gone after ${(goneAfter / 1000).toFixed(1)} s; alive ${((Date.now() - cut) / 1000).toFixed(1)} s after the cut, no restart`;
+    });
+    expect(o.tasks).toBe(1);
+    // It ended with the error, which says the scope's worker was lost (not a timeout of the CLI).
+    expect(o.errors).toHaveLength(1);
+    expect(o.errors[0]).toMatch(/mm/);
+    expect(o.max_ms).toBeLessThan(60_000);
+    process.stdout.write(`partition 12 s: the task ended with "${o.errors[0]}"\n`);
+    // The worker process on host B was never restarted.
+    for (const w of fleetOf(hostB.home, "join.json").workers) expect(processAlive(w.pid)).toBe(true);
+  });
+});
