@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
-import type { DelegatedTask, Grounding } from "../protocol/index.js";
+import { TASK_REPLY_RETENTION_MS, type DelegatedTask, type Grounding } from "../protocol/index.js";
 import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topology/index.js";
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
@@ -48,6 +48,8 @@ export const RESUME_WAIT_MS = 30_000;
 const RESUME_POLL_MS = 100;
 /** An acknowledgement is one small request; a worker that misses it forgets the reply after its retention. */
 const ACK_TIMEOUT_MS = 5_000;
+/** Recent tasks whose dispatch the manager remembers after they are done (see `recent`). */
+export const RECENT_TASKS = 10_000;
 /** A resumed task gets at least this long, whatever was left of its own timeout. */
 const RESUME_MIN_TIMEOUT_MS = 30_000;
 
@@ -61,6 +63,13 @@ export class Manager {
   private readonly inflight = new Map<string, Promise<DelegationResult>>();
   /** The replica and message id of each journaled task, to acknowledge its reply once it is recorded. */
   private readonly sentTo = new Map<string, { agent: string; messageId: string }>();
+  /**
+   * Where each recent task went, under which message id, kept after it is done (at most RECENT_TASKS, for
+   * the workers' reply retention): a task sent again by its client after a failure — its worker was
+   * declared gone in a partition, yet finished — goes to that worker under the same id, which answers
+   * from its reply cache instead of running it a second time.
+   */
+  private readonly recent = new Map<string, { agent: string; messageId: string; at: number }>();
   private readonly sources: SourceReader;
   private readonly logger: Logger;
   /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
@@ -97,10 +106,33 @@ export class Manager {
   delegate(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal }): Promise<DelegationResult> {
     const running = this.inflight.get(task.id);
     if (running) return running;
-    const messageId = newMessageId();
+    const before = this.recentDispatch(task.id);
+    const messageId = before?.messageId ?? newMessageId();
     this.journal.accepted(task, target.scope, messageId, target.timeoutMs);
     crashPoint("after_journal");
-    return this.track(task.id, this.runDelegation(task, { ...target, messageId }));
+    // Its worker, when it is back, has the reply (or the run) under that id: only it may take the task again.
+    const preferred = before && this.directory.replicas(target.scope, new Set()).some((a) => a.id === before.agent) ? { accept: (a: AgentInfo) => a.id === before.agent } : {};
+    return this.track(task.id, this.runDelegation(task, { ...target, messageId, ...preferred }));
+  }
+
+  private recentDispatch(taskId: string): { agent: string; messageId: string } | undefined {
+    const entry = this.recent.get(taskId);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > TASK_REPLY_RETENTION_MS) {
+      this.recent.delete(taskId);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private remember(taskId: string, sent: { agent: string; messageId: string }): void {
+    this.recent.delete(taskId);
+    this.recent.set(taskId, { ...sent, at: Date.now() });
+    // Oldest first out: a Map iterates in insertion order.
+    for (const key of this.recent.keys()) {
+      if (this.recent.size <= RECENT_TASKS) break;
+      this.recent.delete(key);
+    }
   }
 
   /** The outcome of a delegation this manager runs (or resumes), when it is one. */
@@ -132,7 +164,7 @@ export class Manager {
   }
 
   private track(taskId: string, run: Promise<DelegationResult>): Promise<DelegationResult> {
-    const tracked = run.finally(() => {
+    const settle = (answeredBy: string | null) => {
       this.inflight.delete(taskId);
       try {
         this.journal.done(taskId);
@@ -140,11 +172,24 @@ export class Manager {
         this.logger.error({ err: error, task: taskId }, "could not mark a task done in the journal");
         return;
       }
-      // Recorded and marked done: the worker may forget the reply it kept for a resume.
       const sent = this.sentTo.get(taskId);
       this.sentTo.delete(taskId);
-      if (sent) void this.options.node.request(sent.agent, "ack", { message_ids: [sent.messageId] }, { timeoutMs: ACK_TIMEOUT_MS, attempts: 1 }).catch(() => undefined);
-    });
+      if (!sent) return;
+      this.remember(taskId, sent);
+      // Recorded and marked done with that worker's reply: it may forget the reply it kept for a resume.
+      // A failed delegation acknowledges nothing: the worker may have finished the task all the same.
+      if (answeredBy === sent.agent) void this.options.node.request(sent.agent, "ack", { message_ids: [sent.messageId] }, { timeoutMs: ACK_TIMEOUT_MS, attempts: 1 }).catch(() => undefined);
+    };
+    const tracked = run.then(
+      (result) => {
+        settle(result.agent.id);
+        return result;
+      },
+      (error: unknown) => {
+        settle(null);
+        throw error;
+      },
+    );
     this.inflight.set(taskId, tracked);
     tracked.catch(() => undefined); // the caller sees the rejection; an abandoned one crashes nothing
     return tracked;

@@ -21,6 +21,7 @@ export {
   MAX_RELEVANCE_CHARS,
   MAX_RESULT_BYTES,
   MAX_TASK_BYTES,
+  TASK_REPLY_RETENTION_MS,
   TRUNCATION_MARKER,
 } from "./limits.js";
 export { codePointLength, truncateText, utf8ByteLength } from "./text.js";

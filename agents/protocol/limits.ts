@@ -54,3 +54,10 @@ export const MAX_ASK_TEXT_BYTES = 65_536;
 
 /** Appended by truncation helpers; one code point, so a truncated text is exactly at its limit. */
 export const TRUNCATION_MARKER = "\u2026";
+
+/**
+ * How long a worker keeps a task's reply for a manager that has not acknowledged it (op `ack`, DELEGATION.md
+ * §14): long enough for a manager to be restarted and resume its journal, or for a task's client to send it
+ * again after a failure, and get the reply rather than a second run. The reply cache's byte bound still applies.
+ */
+export const TASK_REPLY_RETENTION_MS = 10 * 60_000;

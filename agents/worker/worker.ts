@@ -2,7 +2,7 @@
 // Ops: `task` (DelegatedTask → TaskResponse), `ask` (seed `ask --json` shape), `references` (code facts).
 import type { Logger } from "pino";
 import type { MeshNode, RequestContext } from "../../bus/index.js";
-import { encodeAskResult, parseEntryArgs, parseExpandArgs, ProtocolSchemaError, PROTOCOL_VERSIONS } from "../protocol/index.js";
+import { encodeAskResult, parseEntryArgs, parseExpandArgs, ProtocolSchemaError, PROTOCOL_VERSIONS, TASK_REPLY_RETENTION_MS } from "../protocol/index.js";
 import type { Executor, ScopeInfo } from "./executor.js";
 import { handleTask } from "./handle-task.js";
 import type { ScopeKnowledge } from "./knowledge.js";
@@ -65,11 +65,7 @@ function searchArgs<T>(parse: () => T): T {
   }
 }
 
-/**
- * How long a worker keeps a task's reply for a manager that has not acknowledged it: long enough for a
- * manager to be restarted (mesh up) and resume its journal; the reply cache's byte bound still applies.
- */
-export const TASK_REPLY_RETENTION_MS = 10 * 60_000;
+export { TASK_REPLY_RETENTION_MS };
 const ackArgsSchema = z.object({ message_ids: z.array(z.string().min(1).max(64)).max(1_000) });
 
 /** Register the worker's ops on a node (call before node.start(), then publish the meta). */

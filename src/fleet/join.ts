@@ -21,6 +21,8 @@ export const JOIN_FILE = "join.json";
 /** The manager's public key in this host's keyring. */
 export const MANAGER_KEY_NAME = "manager";
 const ROUTABLE_TIMEOUT_MS = 60_000;
+/** How long the manager has to answer (or refuse) the first ping: a busy host's manager may take seconds. */
+const REACH_TIMEOUT_MS = 20_000;
 
 const joinSchema = z.object({
   root: z.string(),
@@ -91,7 +93,7 @@ export async function fleetJoin(options: JoinOptions): Promise<JoinResult> {
   // The bus's own ops, which any admitted key may use (the access policy grants the fleet's ops to clients,
   // not to members): a ping proves the manager is reachable and admits this host's key before anything
   // starts; its peer list shows when it sees the workers started here alive.
-  const client = new MeshClient({ endpoint: seed.endpoint, timeoutMs: 5_000, attempts: 1, logger: options.logger, curve: { ...security.keys, serverKey: seed.key } });
+  const client = new MeshClient({ endpoint: seed.endpoint, timeoutMs: REACH_TIMEOUT_MS, attempts: 1, logger: options.logger, curve: { ...security.keys, serverKey: seed.key } });
   const peersAlive = async (): Promise<{ id: string; state: string }[]> => ((await client.request("peers", {})) as { peers: { card: { id: string }; state: string }[] }).peers.map((p) => ({ id: p.card.id, state: p.state }));
   try {
     try {

@@ -1,5 +1,6 @@
 // Run a command without a shell as the leader of its own process group, bounded by a stop time and an
 // abort signal; the whole group (grandchildren too) gets SIGTERM, then SIGKILL. POSIX only.
+import { orphanGuard } from "./orphan-guard.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { OutputHead, OutputTail } from "./output-tail.js";
 
@@ -81,6 +82,7 @@ class GroupRun {
       return this.settle(spawnFailure(error));
     }
     this.listen(this.child);
+    if (this.child.pid !== undefined) orphanGuard.register(this.child.pid);
     this.later(this.request.termAt - Date.now(), () => this.stop("timed_out"));
     this.request.signal?.addEventListener("abort", this.onAbort, { once: true });
   }
@@ -91,7 +93,10 @@ class GroupRun {
       if (child.pid === undefined) this.settle(spawnFailure(error));
     });
     child.once("exit", (code, signal) => this.onExit(code, signal));
-    child.once("close", () => this.finish());
+    child.once("close", () => {
+      if (child.pid !== undefined) orphanGuard.unregister(child.pid);
+      this.finish();
+    });
     child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
     child.stderr?.on("data", (chunk: Buffer) => {
       this.log.push(chunk);
