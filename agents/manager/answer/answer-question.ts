@@ -10,6 +10,7 @@ import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
 import { traceCallers } from "../search/trace-callers.js";
+import { climbCallers } from "../search/climb-callers.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
@@ -170,7 +171,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       const value = (o: TraceOutcome) => o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1);
       let best = 0;
       for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome) > value(traced[best] as TraceOutcome) + COVERAGE_TIE) best = i;
-      outcome = traced[best] as TraceOutcome;
+      outcome = await climbCallers(deps, round.question, traced[best] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[best] as ScoredCandidate, anchoredCandidates, request.from));
       if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome).toFixed(2)}`).join(", ")}` });
     }
