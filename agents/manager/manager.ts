@@ -18,6 +18,7 @@ import { dispatchOp } from "./dispatch.js";
 import { ScopeMap } from "./scope-map.js";
 import { Journal, type Unfinished } from "./journal.js";
 import { crashPoint } from "./crash-points.js";
+import { newQuestionId } from "./question-id.js";
 import { delegationEntry, skippedStepEntry } from "./manifest-entries.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { restrictOwnership } from "./ownership.js";
@@ -224,6 +225,7 @@ export class Manager {
     const ownership = options.scopes ? restrictOwnership(this.scopeMap, new Set(options.scopes)) : this.scopeMap;
     // A caller may name the answer (a live view follows its hops by that id); else the manager does.
     const id = options.id ?? newTaskId();
+    crashPoint("before_answer");
     const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS;
     const onHop = (event: HopEvent) => void this.audit.appendLive(id, event);
     const storeHop = (hop: number, output: unknown) => {
@@ -321,5 +323,5 @@ function newMessageId(): string {
 }
 
 function newTaskId(): string {
-  return `q-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(4).toString("hex")}`;
+  return newQuestionId();
 }

@@ -3,6 +3,7 @@
 // topology (Mermaid), the agent list, and an audit record by id. Errors are tool errors that carry our code
 // and say what to do; long calls report progress and honour cancellation (a cancelled delegate sends
 // CANCEL on the bus, and the manager cancels the task on its worker).
+import { newQuestionId } from "../../agents/manager/question-id.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -195,7 +196,9 @@ export function createMcpServer(link: FleetLink, version: string): McpServer {
   const ask = async (args: { question: string; from?: string; to?: string; max_hops?: number }, context: CallContext): Promise<CallToolResult> =>
     guarded(async () => {
       await progress(context, 0, 1, "asking the fleet");
-      const result = (await link.request("ask", args, { signal: context.signal })) as MultiHopResult;
+      // Under an id drawn here: if the manager dies mid-question, its successor is asked again under it.
+      const named = { ...args, id: newQuestionId() };
+      const result = (await link.request("ask", named, { signal: context.signal, recover: { op: "ask", args: named } })) as MultiHopResult;
       await progress(context, 1, 1, `answered: ${result.outcome ?? "done"}`);
       return { content: [{ type: "text", text: formatResult(result) }], structuredContent: answerOutput(result) };
     });

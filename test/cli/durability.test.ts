@@ -160,6 +160,26 @@ describe("a manager killed mid-task", () => {
     }
   });
 
+  it("dies with a question accepted and not answered: the client asks the restarted manager again under the same id", { timeout: 120_000 }, async () => {
+    const current = fleetFile().manager as { pid: number; supervisor: number };
+    process.kill(current.supervisor, "SIGTERM");
+    await expect.poll(() => processAlive(current.supervisor) || processAlive(current.pid), { timeout: 30_000 }).toBe(false);
+    const armed = await mesh(["up", root, "--exec", EXEC, "--json"], { ...env, MESH_CRASH_AT: "before_answer" });
+    expect(armed.code, armed.stderr).toBe(0);
+    const doomed = fleetFile().manager?.pid as number;
+    pids.add(doomed);
+    pids.add(fleetFile().manager?.supervisor as number);
+    const asked = await mesh(["ask", "How does kmalloc allocate memory?", "--json"]);
+    expect(asked.code, asked.stderr).toBe(0);
+    // The manager that accepted it died at once; its successor answered under the id the client drew.
+    expect(processAlive(doomed)).toBe(false);
+    const result = JSON.parse(asked.stdout) as { id: string; outcome: string };
+    expect(result.id).toMatch(/^q-\d{8}-[0-9a-f]{8}$/);
+    const replay = await mesh(["trace", result.id, "--json"]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain(result.id);
+  });
+
   it("mesh down stops the supervisor before the manager, so nothing restarts it", { timeout: 60_000 }, async () => {
     const { pid, supervisor } = fleetFile().manager as { pid: number; supervisor: number };
     const down = await mesh(["down", root]);

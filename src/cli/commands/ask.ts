@@ -1,6 +1,7 @@
 // `mesh ask "QUESTION"`: a multi-hop question to the running fleet, answered with checked evidence.
 import type { MultiHopResult } from "../../../agents/manager/answer/result.js";
-import { askManager, findFleet } from "../../fleet/find-fleet.js";
+import { askManagerSurviving, findFleet } from "../../fleet/find-fleet.js";
+import { newQuestionId } from "../../../agents/manager/question-id.js";
 import { createLogger } from "../../logging.js";
 import { formatResult } from "../../multi-hop-report.js";
 import { logLevelOf, parse, positiveInt, printJson } from "../args.js";
@@ -35,8 +36,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!question) throw new CliError("a QUESTION is required", EXIT.usage, 'for example: mesh ask "How does the e1000 driver allocate DMA buffers?"');
   const logger = createLogger(logLevelOf(values["log-level"], "warn"));
   const { fleet } = await findFleet(values.fleet);
-  const args = { question, ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}), max_hops: positiveInt("max-hops", values["max-hops"], 6) };
-  const result = (await askManager(fleet, "ask", args, logger)) as MultiHopResult;
+  // The answer's id is drawn here: a manager that dies mid-question is asked again, under it, by its successor.
+  const args = { question, id: newQuestionId(), ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}), max_hops: positiveInt("max-hops", values["max-hops"], 6) };
+  const result = (await askManagerSurviving(fleet, "ask", args, { op: "ask", args }, logger)) as MultiHopResult;
   if (values.json) printJson(result);
   else process.stdout.write(`${formatResult(result)}\n`);
   const rejected = result.knowledge_chain.some((h) => h.verdict.status === "rejected");
