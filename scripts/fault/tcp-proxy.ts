@@ -88,8 +88,13 @@ class Pipe {
   }
 }
 
+/** Where the proxy connects: a tcp://HOST:PORT endpoint, or an ipc:// path (a node bound privately behind it). */
+function targetOf(target: string): { port: number; host: string } | { path: string } {
+  return target.startsWith("ipc://") ? { path: target.slice("ipc://".length) } : parseTcp(target);
+}
+
 export async function startTcpProxy(target: string, options: { listen?: string; seed?: number; faults?: Faults } = {}): Promise<TcpProxy> {
-  const to = parseTcp(target);
+  const to = targetOf(target);
   const listen = parseTcp(options.listen ?? "tcp://127.0.0.1:0");
   const random = mulberry32(options.seed ?? 1);
   let faults: Faults = options.faults ?? {};
@@ -124,7 +129,7 @@ export async function startTcpProxy(target: string, options: { listen?: string; 
       return;
     }
     stats.connections++;
-    const upstream = connect(to.port, to.host);
+    const upstream = connect(to);
     const pair = { a: client, b: upstream, pipes: [new Pipe(upstream), new Pipe(client)] };
     open.add(pair);
     const [toTarget, toClient] = pair.pipes as [Pipe, Pipe];

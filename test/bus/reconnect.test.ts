@@ -3,6 +3,9 @@
 // its id at once, so the caller gets its reply within moments of the heal — not at its attempt's timeout —
 // and the handler still runs once. Real nodes and a real TCP proxy between them.
 import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Keyring, MeshClient, newCurveKeys, type MeshNode } from "../../bus/index.js";
 import { startTcpProxy, type TcpProxy } from "../../scripts/fault/tcp-proxy.js";
 import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
@@ -10,10 +13,12 @@ import { aliveIds, FAST_LIVENESS, NodeSet } from "../helpers/nodes.js";
 const nodes = new NodeSet();
 const proxies: TcpProxy[] = [];
 const clients: MeshClient[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await nodes.stopAll();
   await Promise.all(proxies.splice(0).map((p) => p.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A handler that runs until `release` is called, counting its runs. */
@@ -62,11 +67,13 @@ describe("requests across a connection that drops and comes back", () => {
   });
 
   it("a node's request to a peer across a cut is answered after the heal, once", { timeout: 30_000 }, async () => {
-    const b = await nodes.start({ id: "b", bind: "tcp://127.0.0.1:*", ...FAST_LIVENESS });
-    const proxy = await startTcpProxy(b.endpoint);
+    // b binds a private ipc path and advertises the proxy: every peer reaches b through it.
+    const dir = mkdtempSync(join(tmpdir(), "mesh-reconnect-"));
+    dirs.push(dir);
+    const bBind = `ipc://${join(dir, "b.sock")}`;
+    const proxy = await startTcpProxy(bBind);
     proxies.push(proxy);
-    await b.stop();
-    const bBehind = await nodes.start({ id: "b", bind: b.endpoint, advertise: proxy.endpoint, ...FAST_LIVENESS });
+    const bBehind = await nodes.start({ id: "b", bind: bBind, advertise: proxy.endpoint, ...FAST_LIVENESS });
     const a = await nodes.start({ id: "a", seeds: [proxy.endpoint], ...FAST_LIVENESS });
     await expect.poll(() => aliveIds(a)).toContain("b");
     const work = slowHandler(bBehind);

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -34,15 +33,6 @@ let toWorker: TcpProxy;
 let direct: MeshClient;
 /** `mesh join …` as host B runs it. */
 let joinArgs: string[] = [];
-
-/** A port nothing listens on now (the OS picks it): the manager and B's worker bind it behind a proxy. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const fleetDirOf = (home: string) => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
 const fleetOf = (home: string, file: string) => JSON.parse(readFileSync(join(fleetDirOf(home), file), "utf8")) as { workers: { id: string; pid: number }[]; manager?: { pid: number; supervisor?: number } | null };
@@ -134,19 +124,19 @@ writeFileSync(join(workspace, "OUTPUT.md"), "# Task Complete: " + process.env.ME
 appendFileSync(log, "end [" + task + "]\\n");
 `,
   );
-  // The manager listens on a port of its own and advertises the proxy in front of it.
-  const managerPort = await freePort();
-  toManager = await startTcpProxy(`tcp://127.0.0.1:${managerPort}`, { seed: 7 });
-  const up = await onA(["up", hostA.root, "--exec", EXEC, "--listen", `tcp://127.0.0.1:${managerPort}`, "--advertise", toManager.endpoint, "--json"]);
+  // The manager listens on a private ipc path and advertises the proxy in front of it: every peer reaches it through the proxy.
+  const managerBind = `ipc://${join(base, "manager.sock")}`;
+  toManager = await startTcpProxy(managerBind, { seed: 7 });
+  const up = await onA(["up", hostA.root, "--exec", EXEC, "--listen", managerBind, "--advertise", toManager.endpoint, "--json"]);
   expect(up.code, up.stderr).toBe(0);
   const printed = JSON.parse(up.stdout) as { public_key: string; workers: { pid: number }[]; manager: { pid: number; supervisor: number } };
   for (const pid of [...printed.workers.map((w) => w.pid), printed.manager.pid, printed.manager.supervisor]) pids.add(pid);
-  direct = new MeshClient({ endpoint: `tcp://127.0.0.1:${managerPort}`, timeoutMs: 5_000, logger: pino({ level: "silent" }), ...fleetClientCurve(fleetDirOf(hostA.home)) });
-  // Host B's worker binds a port of its own and advertises the proxy in front of it.
-  const workerPort = await freePort();
-  toWorker = await startTcpProxy(`tcp://127.0.0.1:${workerPort}`, { seed: 11 });
+  direct = new MeshClient({ endpoint: managerBind, timeoutMs: 5_000, logger: pino({ level: "silent" }), ...fleetClientCurve(fleetDirOf(hostA.home)) });
+  // Host B's worker binds a private ipc path and advertises the proxy in front of it.
+  const workerBind = `ipc://${join(base, "b-worker.sock")}`;
+  toWorker = await startTcpProxy(workerBind, { seed: 11 });
   const seed = `${toManager.endpoint}#${printed.public_key}`;
-  joinArgs = ["join", seed, "--root", hostB.root, "--scope", "mm", "--exec", EXEC, "--listen", `tcp://127.0.0.1:${workerPort}`, "--advertise", toWorker.endpoint, "--json"];
+  joinArgs = ["join", seed, "--root", hostB.root, "--scope", "mm", "--exec", EXEC, "--listen", workerBind, "--advertise", toWorker.endpoint, "--json"];
   const refused = await onB(joinArgs);
   const key = /-- \S+ '(\S{40})'/.exec(refused.stderr)?.[1];
   expect(key, refused.stderr).toBeDefined();
