@@ -93,6 +93,8 @@ export interface CallSite {
   line: number;
   /** Python, TS/JS: the class of the object a method call goes through, when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
   receiver_class?: string;
+  /** TS/JS/Python: the scope's file a call through an imported module or name resolves to (`src/v4/classic/parse.ts` for `parse.parse(…)` after `import * as parse from "./parse.js"`). */
+  module_file?: string;
 }
 
 /** One retrievable unit. Every document cites real lines of a real file inside the scope. */

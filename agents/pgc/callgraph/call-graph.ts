@@ -131,7 +131,8 @@ export class CallGraph {
 
   /** A class's methods (defined in its file, inside it): the class stands for them as a place to start. */
   membersOf(node: GraphNode): GraphNode[] {
-    if (node.kind !== "class") return [];
+    // A module-level value built by a function has the methods its builder assigns (`inst.parse = …`).
+    if (node.kind !== "class" && node.kind !== "variable") return [];
     const methods = this.methodsByContainer.get(`${node.file_path}\0${node.name}`) ?? [];
     return methods.map((id) => this.nodes[id] as GraphNode).filter((n) => n.line_start >= node.line_start && n.line_end <= node.line_end);
   }
@@ -191,7 +192,7 @@ export class CallGraph {
         this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference" });
         continue;
       }
-      const resolved = resolveCallee(call.callee, caller, index, call.receiver_class);
+      const resolved = resolveCallee(call.callee, caller, index, call.receiver_class, call.module_file);
       if (resolved.kind === "local") {
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
         if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });

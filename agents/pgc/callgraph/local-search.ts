@@ -101,7 +101,9 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
   if (ctor) start = ctor;
   const members = called ? [] : graph.membersOf(start);
   const heap = new MaxHeap<Reached>();
-  for (const node of members.length > 0 ? members : [start]) {
+  // A class starts from its methods; a built value (`ZodObject`) from its methods and from its own body.
+  const starts = members.length === 0 ? [start] : start.kind === "variable" ? [start, ...members] : members;
+  for (const node of starts) {
     const matches = match(node);
     const first: Reached = { node, parent: null, callLine: null, covered: cover(covered, matches), matches, depth: 0, score: stepScore(question, matches, covered) };
     heap.push(first, members.length > 0 ? coverageShare(question, first.covered) + first.score : Infinity);

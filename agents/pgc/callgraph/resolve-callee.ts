@@ -1,4 +1,6 @@
 // Which node of the scope a call site calls. The rules, in order (docs/PGC.md, "The call graph"):
+//  0. A name imported from a file of the scope (`import { f } from "./util.js"`, `import * as m from
+//     "./m.js"; m.f()`, Python `from .util import f`): its module-level definition in that file, if any.
 //  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
 //     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
 //  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`): the method `m` of the
@@ -71,10 +73,15 @@ function preferFile(nodes: readonly GraphNode[], file: string): readonly GraphNo
   return local.length > 0 ? local : nodes;
 }
 
-export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string): ResolvedCallee {
+export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string, moduleFile?: string): ResolvedCallee {
   const { receiver, name } = split(callee);
   if (!NAME.test(name)) return { kind: "none" };
   const defined = index.named(name);
+  if (moduleFile !== undefined) {
+    // Imported from a file of the scope (`parse.parse(…)` after `import * as parse from "./parse.js"`): its definition there.
+    const inModule = defined.filter((n) => n.file_path === moduleFile && n.container === undefined);
+    if (inModule.length > 0) return { kind: "local", nodes: throughConstructor(inModule, index) };
+  }
   if (receiverClass && receiver !== null) {
     // The caller says what the object is (`g = BytesGenerator(fp); g.flatten()`): that class's method, or an
     // inherited one; none in the scope makes it an exit to that class's method elsewhere.

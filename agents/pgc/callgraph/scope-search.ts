@@ -90,7 +90,8 @@ export class ScopeSearch {
   private async callers(args: ExpandArgs): Promise<ExpandResult> {
     const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
     const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
-    const found = this.graph.callersOf(name).filter((c) => c.node.name !== name);
+    // Not a function calling itself (`clone` recursing); a method wrapping the name (`inst.clone = … core.clone(…)`) is a caller.
+    const found = this.graph.callersOf(name).filter((c) => !(c.node.name === name && c.callee === name));
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number }[] = [];
     for (const c of found) {

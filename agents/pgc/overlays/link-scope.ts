@@ -66,8 +66,15 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     ...lineageDocs({ parsed, files, imports: linked.imports, references, history, symbols: new SymbolIndex(symbols) }),
     ...coherenceDocs(parsed, fileDocs, history),
   ].map((draft) => ids.assign(draft));
+  // Where an imported module resolves inside the scope: a call through it names that file.
+  const moduleFiles = new Map<string, string>();
+  for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
   const calls = parsed.flatMap((file) =>
-    file.calls.map(({ callee, caller, file_path, line, receiver_class }): CallSite => ({ callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}) })),
+    file.calls.map(({ callee, caller, file_path, line, receiver_class, imported_from, module_member }): CallSite => {
+      const module = module_member?.module ?? imported_from;
+      const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
+      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(module_file ? { module_file } : {}) };
+    }),
   );
   const docs = [...fileDocs, ...scopeDocs];
   return {

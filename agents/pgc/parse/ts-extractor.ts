@@ -27,6 +27,7 @@ const TS_PATTERNS = [
   pattern("(call_expression) @call"),
   pattern("(new_expression) @new", "new_expression"),
   pattern("(assignment_expression left: (member_expression property: (property_identifier) @html_sink))"),
+  pattern("(expression_statement (assignment_expression left: (member_expression) right: (_)) @member_function)"),
   pattern("(jsx_attribute (property_identifier) @html_sink)", "jsx_attribute"),
 ];
 
@@ -62,6 +63,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   call: onCall,
   new: onCall,
   html_sink: onHtmlSink,
+  member_function: onMemberFunction,
 };
 
 /** Extracts one TS/TSX/JS file into `ctx.out`. */
@@ -172,6 +174,54 @@ function onDeclarator(state: TsState, node: Node): void {
   const firstLine = node.text.split("\n", 1)[0] ?? "";
   state.ctx.addSymbol(outer, { name, kind: "variable", signature: collapse(`${keywords} ${firstLine}`, VALUE_SIGNATURE_CHARS) });
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/** Function-like nodes: what a parameter or `this` belongs to. */
+const FUNCTION_NODES = new Set([...FUNCTION_VALUES, "function_declaration", "method_definition", "generator_function", "generator_function_declaration"]);
+
+/**
+ * A function assigned to a member, as JavaScript builds objects without class syntax, is a method:
+ * `Foo.prototype.m = function …` of Foo; `this.m = …` in a constructor, of its class or constructor
+ * function; `inst.m = (…) => …` in the body of a function that receives `inst` and is the initializer of a
+ * module-level definition (`export const ZodString = core.$constructor("ZodString", (inst, def) => { … })`),
+ * of that definition. Only a statement directly in the function's body counts (not one under an `if`).
+ */
+function onMemberFunction(state: TsState, node: Node): void {
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  const property = left?.childForFieldName("property");
+  if (!left || !right || !FUNCTION_VALUES.has(right.type) || property?.type !== "property_identifier") return;
+  const container = memberOwner(state, left.childForFieldName("object"), node.parent);
+  if (!container) return;
+  state.ctx.addSymbol(node.parent as Node, {
+    name: property.text,
+    kind: "method",
+    signature: headText(state.ctx.content, node.parent as Node, right.childForFieldName("body")),
+    params: realChildren(right.childForFieldName("parameters")).length,
+    returns: returnTypeOf(right),
+    container,
+  });
+  state.ctx.stack.push({ name: property.text, kind: "function", endIndex: node.endIndex, node });
+}
+
+function memberOwner(state: TsState, object: Node | null, statement: Node | null): string | undefined {
+  if (!object) return undefined;
+  if (object.type === "member_expression" && object.childForFieldName("property")?.text === "prototype") {
+    const base = object.childForFieldName("object");
+    return base?.type === "identifier" ? base.text : undefined;
+  }
+  // The function whose body holds the statement, directly.
+  const fn = statement?.parent?.type === "statement_block" ? statement.parent.parent : null;
+  if (!fn || !FUNCTION_NODES.has(fn.type)) return undefined;
+  if (fn.type === "method_definition") return fn.childForFieldName("name")?.text === "constructor" && object.type === "this" ? innermostClass(state) : undefined;
+  const definition = state.ctx.stack.enclosingFunction();
+  if (!definition || !(definition.node.type === "variable_declarator" || definition.node.type === "function_declaration")) return undefined;
+  if (object.type === "this") return definition.name;
+  if (object.type !== "identifier") return undefined;
+  const parameters = realChildren(fn.childForFieldName("parameters"));
+  const single = fn.childForFieldName("parameter");
+  const names = [...parameters.map((p) => (p.childForFieldName("pattern") ?? p).text), ...(single ? [single.text] : [])];
+  return names.includes(object.text) ? definition.name : undefined;
 }
 
 function onClass(state: TsState, node: Node): void {

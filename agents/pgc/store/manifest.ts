@@ -14,7 +14,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 6: C functions handed by name to a capitals macro (`INDIRECT_CALL_2(…, tcp_v4_rcv, …)`, `NF_HOOK(…, ip_rcv_finish)`) became calls. */
 /** 7: calls in the bodies of C function-like macros became calls of the macro. */
 /** 8: method calls name the class of their object when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
-export const STORE_VERSION = 8;
+/** 9: functions JS/TS assigns to members (`Foo.prototype.m = function`, `this.m = …` in a constructor, `inst.m = (…) => …` in a builder's body) became methods, and calls through an import name the scope's file it resolves to. */
+export const STORE_VERSION = 9;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -70,12 +70,27 @@ const SOURCES: Record<string, string> = {
     "export function schedule(handler: () => void): unknown {",
     "  return timerProvider.setTimer(handler, 10);",
     "}",
-    "export const Timer = make(\"Timer\", (inst: { start(): unknown }) => {",
+    'import * as parsing from "./parse.js";',
+    "export const Timer = make(\"Timer\", (inst: { start(): unknown; parse(text: string): number }) => {",
     "  inst.start = () => schedule(() => undefined);",
+    "  inst.parse = (text) => parsing.parse(text);",
+    "  timerProvider.setTimer(() => undefined, 0);",
     "});",
     "declare function make<T>(name: string, init: (inst: T) => void): T;",
+    "export function Clock(this: { tick(): void }) {",
+    "  this.tick = function () { schedule(() => undefined); };",
+    "}",
+    "Clock.prototype.reset = function () { return timerProvider.setTimer(() => undefined, 0); };",
+    "export class Watch {",
+    "  constructor() {",
+    "    this.lap = () => schedule(() => undefined);",
+    "  }",
+    "  lap: () => unknown;",
+    "  parse(text: string): number { return text.length; }",
+    "}",
     "",
   ].join("\n"),
+  "web/parse.ts": ["export function parse(text: string): number {", "  return Number(text);", "}", ""].join("\n"),
   "ext/special.ts": [
     'import { Router } from "../router/router";',
     "export class SpecialRouter extends Router {",
@@ -232,7 +247,29 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [timer] = graph.named("Timer");
     expect(timer?.kind).toBe("variable");
-    expect(graph.callsOf(timer!.id).map((e) => graph.nodes[e.to]?.name)).toContain("schedule");
+    expect(graph.callsOf(timer!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["timerProvider.setTimer"]);
+  });
+
+  it("makes functions assigned to members methods: of a builder's value, a constructor function, a prototype and a class's constructor", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    const method = (qualified: string) => graph.nodes.find((n) => n.qualified === qualified);
+    for (const name of ["Timer.start", "Clock.tick", "Clock.reset", "Watch.lap"]) expect(method(name)?.kind, name).toBe("method");
+    // The calls in a member function's body are its own, not its builder's.
+    expect(graph.callsOf(method("Timer.start")!.id).map((e) => graph.nodes[e.to]?.name)).toEqual(["schedule"]);
+    expect(graph.callsOf(method("Clock.reset")!.id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["timerProvider.setTimer"]);
+    // As a start, the value is its own body and its methods.
+    const question = parseQuestion("How does the timer start?");
+    const expanded = await pgc.search().expand({ question, mode: "forward", from: { symbol: "Timer" }, covered: {} });
+    expect(expanded.steps.map((s) => s.qualified)).toEqual(expect.arrayContaining(["Timer", "Timer.start"]));
+  });
+
+  it("resolves a call through an imported module of the scope to that module's definition, among same-named ones", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    expect(graph.named("parse").map((n) => n.qualified).sort()).toEqual(["Timer.parse", "Watch.parse", "parse"]);
+    const parse = graph.nodes.find((n) => n.qualified === "Timer.parse")!;
+    expect(graph.callsOf(parse.id).map((e) => `${graph.nodes[e.to]?.file_path}:${graph.nodes[e.to]?.qualified}`)).toEqual(["web/parse.ts:parse"]);
   });
 
   it("starts a class from its methods as an entry, and from its constructor when a call reaches it", async () => {
@@ -313,5 +350,11 @@ describe("method calls in Python and TypeScript", () => {
     const result = await pgc.search().expand({ question: parseQuestion("Who calls route?"), mode: "callers", from: { symbol: "route" }, covered: {} });
     expect(result.leads.map((l) => result.steps[l.path[0]!]?.qualified)).toEqual(["Server.dispatch"]);
     expect(result.leads[0]?.exit?.call_site.text).toContain("route(");
+  });
+
+  it("counts a method wrapping a same-named function among its callers", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const result = await pgc.search().expand({ question: parseQuestion("Who calls parse?"), mode: "callers", from: { symbol: "parse" }, covered: {} });
+    expect(result.leads.map((l) => result.steps[l.path[0]!]?.qualified)).toEqual(["Timer.parse"]);
   });
 });
