@@ -1,6 +1,7 @@
 // The climb to where a chain begins, over Python parsed for real and the worker's own call-graph search:
-// from a start inside the path, the chain goes back through callers that bear on the question as much as
-// the step they call, and stops at one that bears less; every added edge is a real call line.
+// from a start inside the path, the chain goes back through callers that bear on the question nearly as
+// much as its first step (CLIMB_SHARE of it), and stops at one that bears much less; every added edge is a
+// real call line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +20,10 @@ let pgc: Pgc;
 
 const SOURCE = [
   "def receive(frame):",
-  "    packet = decode(frame)",
+  "    deliver_packet(decode(frame))",
+  "",
+  "def deliver_packet(packet):",
+  '    """Puts it on the queue."""',
   "    queue_packet(packet)",
   "",
   "def queue_packet(packet):",
@@ -46,25 +50,37 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The climb from the forward search's one-step outcome when it starts at `symbol`. */
+async function climbFrom(text: string, symbol: string): Promise<TraceOutcome> {
+  const question = parseQuestion(text);
+  const expand = async (_scope: string, args: ExpandArgs) => ({ result: await pgc.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
+  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
+  const first = await pgc.search().expand(parseExpandArgs(args));
+  const entry = toStep(first.steps[0]!, "net", "net-1", null);
+  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  return climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
+}
+
 describe("climbCallers", () => {
-  it("goes back from _queue_packet to queue_packet, which names as much of the question, and not on to receive", async () => {
-    const question = parseQuestion("How is a packet queued?");
-    const expand = async (_scope: string, args: ExpandArgs) => ({ result: await pgc.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
-    // The forward search's outcome when it starts at _queue_packet: one step.
-    const first = await pgc.search().expand(parseExpandArgs({ question, mode: "forward", from: { symbol: "_queue_packet" }, covered: {} }));
-    const entry = toStep(first.steps[0]!, "net", "net-1", null);
-    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args: { question, mode: "forward", from: { symbol: "_queue_packet" }, covered: {} }, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  it("goes back from _queue_packet to queue_packet, which names as much of the question, and to deliver_packet, which names nearly as much, and not on to receive", async () => {
+    const climbed = await climbFrom("How is a packet queued?", "_queue_packet");
 
-    const climbed = await climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
-
-    expect(climbed.steps.map((s) => s.symbol)).toEqual(["queue_packet", "_queue_packet"]);
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["deliver_packet", "queue_packet", "_queue_packet"]);
     expect(climbed.steps[0]).toMatchObject({ role: "entry", call_site: null });
-    // The edge is the real call line in queue_packet's body.
-    expect(climbed.steps[1]?.role).toBe("callee");
-    expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "net/queueing.py", line: 6, text: "    _queue_packet(packet)" });
-    // The first hop holds the added step (the scope is not visited twice), and the decisions say why it stopped.
+    // The edges are the real call lines in the callers' bodies.
+    expect(climbed.steps[2]?.role).toBe("callee");
+    expect(climbed.steps[2]?.call_site).toMatchObject({ file_path: "net/queueing.py", line: 9, text: "    _queue_packet(packet)" });
+    expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "net/queueing.py", line: 6, text: "    queue_packet(packet)" });
+    // The first hop holds the added steps (the scope is not visited twice), and the decisions say why it stopped.
     expect(climbed.hops).toHaveLength(1);
-    expect(climbed.hops[0]?.steps.map((s) => s.symbol)).toEqual(["queue_packet", "_queue_packet"]);
-    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*began at queue_packet: its best caller in net, receive, bears [\d.]+ on the question, less than/);
+    expect(climbed.hops[0]?.steps.map((s) => s.symbol)).toEqual(["deliver_packet", "queue_packet", "_queue_packet"]);
+    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*went back to deliver_packet[\s\S]*began at deliver_packet: its best caller in net, receive, bears [\d.]+ on the question, less than/);
+  });
+
+  it("does not climb above a first step the question names as code", async () => {
+    const climbed = await climbFrom("How does queue_packet put a packet on the queue?", "queue_packet");
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["queue_packet"]);
+    expect(climbed.decisions.at(-1)?.detail).toBe("began at queue_packet: the question names it");
   });
 });
