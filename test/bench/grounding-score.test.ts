@@ -54,6 +54,15 @@ describe("grounding scores", () => {
     expect(inOrderCited(gold, [{ ...named, file_path: "x/g.c" }])).toBe(0);
   });
 
+  it("counts a method of a gold unit (a class, a built value) as citing it, and no other qualified name", () => {
+    const unit = [{ file: "x/s.ts", symbol: "ZodObject", line: 10, scope: "one" }];
+    const at = (symbol: string): AnswerStep => ({ scope: "one", file_path: "x/s.ts", line_start: 20, line_end: 25, symbol });
+    expect(inOrderCited(unit, [at("ZodObject.extend")])).toBe(1);
+    expect(inOrderCited(unit, [at("ZodArray.extend")])).toBe(0);
+    // A gold method is not cited by another method of its class.
+    expect(inOrderCited([{ ...unit[0]!, symbol: "ZodObject.pick" }], [at("ZodObject.extend")])).toBe(0);
+  });
+
   it("scores a full chain right, and re-hashes every citation against the corpus", () => {
     const score = scoreAnswer(question, gold, result([step("a", 1, 4, "one"), step("b", 5, 8, "two")]), root);
     expect(score).toMatchObject({ start_right: true, final_right: true, recall: 1, citations_checked: 2, citations_verified: 2 });

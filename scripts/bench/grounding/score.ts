@@ -1,7 +1,8 @@
 // Scoring one answer against its gold chain. The answer's steps are its traced chain when it has one,
 // else the citations of its hops in order (the one-scope baseline's answer has no chain). A gold step is
 // cited when a step of the answer is in the same file and either names the same function or covers the
-// gold definition line; chain recall is the longest in-order run of cited gold steps (a longest common
+// gold definition line (or, for a gold step that is a whole class or built value, is a method of it);
+// chain recall is the longest in-order run of cited gold steps (a longest common
 // subsequence) over the gold chain's length. Every citation is re-hashed against the corpus on disk.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,9 +49,17 @@ export function answerSteps(result: ScoredAnswer): AnswerStep[] {
   return result.knowledge_chain.flatMap((hop) => hop.citations.map((c) => ({ scope: hop.scope, file_path: c.file_path, line_start: c.line_start, line_end: c.line_end, symbol: null })));
 }
 
+/** `ZodType` of `ZodType.clone`; null for an unqualified name. */
+function containerOf(symbol: string): string | null {
+  const dot = symbol.lastIndexOf(".");
+  return dot > 0 ? lastName(symbol.slice(0, dot)) : null;
+}
+
 export function cites(step: AnswerStep, gold: GoldStep): boolean {
   if (step.file_path !== gold.file) return false;
   if (step.symbol !== null && lastName(step.symbol) === lastName(gold.symbol)) return true;
+  // A gold step that is a whole unit (a class, a value built with methods) is cited by a method of it, the narrower citation.
+  if (step.symbol !== null && !gold.symbol.includes(".") && containerOf(step.symbol) === gold.symbol) return true;
   return step.line_start <= gold.line && gold.line <= step.line_end;
 }
 
