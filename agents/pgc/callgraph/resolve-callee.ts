@@ -15,6 +15,7 @@
 //     a member exit naming the class.
 //  4. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
 //     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
+//     else inside at most two classes a word of whose name the receiver is (`opener.open()` → `OpenerDirector.open`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
 // Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
@@ -41,6 +42,19 @@ export type ResolvedCallee =
 export const MAX_MEMBER_TARGETS = 2;
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** A receiver this short (`p`, `m`, `obj`) names no class. */
+export const MIN_RECEIVER_WORD = 4;
+
+/** The lower-case words of a CamelCase or snake_case name: `OpenerDirector` → opener, director. */
+function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
 
 function lastName(container: string | undefined): string | undefined {
   return container?.split(/::|\./).at(-1);
@@ -121,6 +135,10 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   const owner = receiver.split(/\.|->|::/).at(-1);
   const contained = defined.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
   if (contained.length > 0) return { kind: "local", nodes: contained };
+  // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
+  const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
+  const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && wordsOf(lastName(n.container) ?? "").includes(word)) : [];
+  if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
   if (defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
   return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
 }

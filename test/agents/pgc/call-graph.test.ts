@@ -141,6 +141,24 @@ const SOURCES: Record<string, string> = {
     "",
   ].join("\n"),
   "mail/base.py": ["class Generator:", "    def flatten(self, msg):", "        return self.write(msg)", ""].join("\n"),
+  "net/urls.py": [
+    "class OpenerDirector:",
+    "    def open(self, url):",
+    "        return url",
+    "",
+    "class URLopener:",
+    "    def open(self, url):",
+    "        return url",
+    "",
+    "class FileCache:",
+    "    def open(self, url):",
+    "        return url",
+    "",
+    "def urlopen(url, opener, p):",
+    "    p.open(url)",
+    "    return opener.open(url)",
+    "",
+  ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
 };
 
@@ -343,6 +361,13 @@ describe("method calls in Python and TypeScript", () => {
     const [send] = graph.named("send");
     expect(graph.callsOf(send!.id).map((e) => graph.nodes[e.to]?.qualified)).toContain("Generator.flatten");
     expect(graph.exitsOf(send!.id).filter((e) => e.target === "feed").map((e) => [e.via, e.receiver_class])).toEqual([["member", "FeedParser"]]);
+  });
+
+  it("resolves a call through a variable named after a class to that class's method, and through a short name to nothing", async () => {
+    const pgc = await open(corpus, "net", ["net/"]);
+    const graph = new CallGraph(pgc.data);
+    const [urlopen] = graph.named("urlopen");
+    expect(graph.callsOf(urlopen!.id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`)).toEqual(["OpenerDirector.open at 15"]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
