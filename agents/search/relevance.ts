@@ -190,6 +190,18 @@ export function discounted(matches: readonly TermMatch[], prior: number): TermMa
 /** Each call along a path costs this much of the question's coverage: of two equal paths, the shorter wins. */
 export const DEPTH_COST = 0.02;
 
+/**
+ * The words of a name the question does not ask about (`jumbo` of `e1000_clean_jumbo_rx_irq` for "how does
+ * e1000 pass received packets up"): of two places that bear equally on the question, the one whose name
+ * says less beside it is the likelier meant. A tie-break, never a score.
+ */
+export function unexplainedWords(nameWords: ReadonlySet<string>, matches: readonly TermMatch[]): number {
+  const explained = new Set(matches.filter((m) => m.field === "name" || m.field === "symbol").map((m) => m.matched));
+  let count = 0;
+  for (const word of nameWords) if (!explained.has(word)) count++;
+  return count;
+}
+
 /** "e1000 (name), receiv as rx (name), driver (dir)": why a place scored what it did. */
 export function explainMatches(matches: readonly TermMatch[]): string {
   return matches.map((m) => `${m.term}${m.matched === m.term ? "" : ` as ${m.matched}`} (${m.field})`).join(", ");

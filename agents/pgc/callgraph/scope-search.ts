@@ -1,7 +1,7 @@
 // The worker side of the ops `entry` and `expand` (protocol/search.ts): the scope's best entry points for
 // a question, and its best local paths from one entry with their exits, every step cited and hashed.
 import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
-import { matchTerms, relevance, type TermMatch } from "../../search/relevance.js";
+import { matchTerms, relevance, unexplainedWords, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 import { EntryIndex } from "./entry-index.js";
@@ -47,7 +47,7 @@ export class ScopeSearch {
   entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
     this.index ??= new EntryIndex(this.graph);
     // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
-    const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
+    const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || unexplainedWords(a.node.terms.name, a.matches) - unexplainedWords(b.node.terms.name, b.matches) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
     const candidates: EntryCandidate[] = best.map(({ node, matches }) => ({ ...placeOf(node), matches }));
     return { scope: this.scope, nodes: this.graph.nodes.length, df, candidates };
   }
@@ -93,13 +93,14 @@ export class ScopeSearch {
     // Not a function calling itself (`clone` recursing); a method wrapping the name (`inst.clone = … core.clone(…)`) is a caller.
     const found = this.graph.callersOf(name).filter((c) => !(c.node.name === name && c.callee === name));
     const seen = new Set<number>();
-    const raw: { node: GraphNode; line: number; callee: string; score: number }[] = [];
+    const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {
       if (seen.has(c.node.id)) continue;
       seen.add(c.node.id);
-      raw.push({ ...c, score: relevance(args.question, match(c.node)) });
+      const matches = match(c.node);
+      raw.push({ ...c, score: relevance(args.question, matches), unexplained: unexplainedWords(c.node.terms.name, matches) });
     }
-    raw.sort((a, b) => b.score - a.score || a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
+    raw.sort((a, b) => b.score - a.score || a.unexplained - b.unexplained || a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
     const steps: SearchStep[] = [];
     const leads: SearchLead[] = [];
     for (const c of raw.slice(0, MAX_CALLER_LEADS)) {

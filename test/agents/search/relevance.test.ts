@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/answer/answer-question.js";
-import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, wordMatch } from "../../../agents/search/relevance.js";
+import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
 import { withRarity } from "../../../agents/manager/entry/entry-round.js";
 
 const words = (...list: string[]) => new Set(list);
@@ -140,5 +140,15 @@ describe("the relevance model", () => {
     const prior = (term: string) => q.terms.find((t) => t.term === term)?.weight ?? 0;
     expect(weight("e1000") / prior("e1000")).toBeGreaterThan(weight("driver") / prior("driver"));
     expect(weight("driver")).toBeGreaterThan(0);
+  });
+
+  it("counts the words of a name the question does not ask about, for a tie between equal scores", () => {
+    const q = parseQuestion("How does the e1000 driver pass received packets up to GRO?");
+    const jumbo = words("e1000", "clean", "jumbo", "rx", "irq");
+    const plain = words("e1000", "clean", "rx", "irq");
+    const at = (name: ReadonlySet<string>) => matchTerms(q, { name, dir: words("driver") });
+    expect(relevance(q, at(jumbo))).toBe(relevance(q, at(plain)));
+    expect(unexplainedWords(jumbo, at(jumbo))).toBe(3);
+    expect(unexplainedWords(plain, at(plain))).toBe(2);
   });
 });
