@@ -6,8 +6,7 @@
 // a partition must bring the liveness verdicts the documentation promises, and heal without a restart.
 // Prints a table of fault × outcome (docs/BENCHMARKS.md, "Faults").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -15,8 +14,8 @@ import { MeshClient } from "../../bus/index.js";
 import { DEFAULT_EXPIRE_MS, DEFAULT_HEARTBEAT_MS, DEFAULT_SUSPECT_MS } from "../../bus/peer-table.js";
 import { fleetClientCurve } from "../../src/security.js";
 import { startTcpProxy, type TcpProxy } from "../../scripts/fault/tcp-proxy.js";
-import { C_KERNEL_DIR } from "../fixtures/fixture-paths.js";
-import { MESH_BIN, meshCli, processAlive } from "../helpers/processes.js";
+import { meshCli, processAlive } from "../helpers/processes.js";
+import { delegateTask, ranTwice, runLinesOf, splitDemoKernel, writeFaultAgent } from "./fault-fleet.js";
 
 const base = mkdtempSync(join(tmpdir(), "mesh-faults-"));
 const hostA = { home: join(base, "a"), root: join(base, "a-code") };
@@ -25,8 +24,7 @@ const envA = { ...process.env, MESH_HOME: hostA.home };
 const onA = meshCli(envA);
 const onB = meshCli({ ...process.env, MESH_HOME: hostB.home });
 const runs = join(base, "runs.log");
-const agent = join(base, "agent.mjs");
-const EXEC = `${process.execPath} ${agent} ${runs}`;
+const EXEC = writeFaultAgent(join(base, "agent.mjs"), runs);
 const pids = new Set<number>();
 let toManager: TcpProxy;
 let toWorker: TcpProxy;
@@ -36,7 +34,7 @@ let joinArgs: string[] = [];
 
 const fleetDirOf = (home: string) => join(home, "fleets", readdirSync(join(home, "fleets"))[0] as string);
 const fleetOf = (home: string, file: string) => JSON.parse(readFileSync(join(fleetDirOf(home), file), "utf8")) as { workers: { id: string; pid: number }[]; manager?: { pid: number; supervisor?: number } | null };
-const runLines = () => (existsSync(runs) ? readFileSync(runs, "utf8").split("\n").filter(Boolean) : []);
+const runLines = () => runLinesOf(runs);
 
 interface Outcome {
   fault: string;
@@ -54,23 +52,12 @@ interface Outcome {
 }
 const table: Outcome[] = [];
 
-/** One `mesh delegate` on host A; resolves with its exit code, output and duration. */
-function delegate(task: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, [MESH_BIN, "delegate", "--scope", "mm", "--task", task, "--json"], { env: envA, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
-}
-
 /** Runs `count` tasks at once and checks each ended with a result or a clear error, none run twice. */
 async function batch(fault: string, count: number, during?: () => Promise<string>): Promise<Outcome> {
   const before = { ...toManager.stats };
   const beforeW = { ...toWorker.stats };
   const ids = Array.from({ length: count }, (_, i) => `${fault} #${i + 1}`);
-  const answers = Promise.all(ids.map((task) => delegate(`Where is kmalloc defined? [fault: ${task}]`)));
+  const answers = Promise.all(ids.map((task) => delegateTask(task, envA)));
   const verdicts = during ? await during() : "";
   const results = await answers;
   let completed = 0;
@@ -87,9 +74,7 @@ async function batch(fault: string, count: number, during?: () => Promise<string
       clear++;
     }
   }
-  const starts = runLines().filter((l) => l.startsWith("start "));
-  let twice = 0;
-  for (const task of ids) if (starts.filter((l) => l === `start [${task}]`).length > 1) twice++;
+  const twice = ranTwice(runs, ids);
   const sum = (key: "chunks" | "lost" | "corrupted") => toManager.stats[key] - before[key] + toWorker.stats[key] - beforeW[key];
   const outcome: Outcome = { fault, tasks: count, completed, clear_errors: clear, ran_twice: twice, max_ms: Math.max(...results.map((r) => r.ms)), chunks: sum("chunks"), stalled: sum("lost"), corrupted: sum("corrupted"), verdicts, errors };
   table.push(outcome);
@@ -105,25 +90,7 @@ async function verdictOnB(): Promise<string> {
 }
 
 beforeAll(async () => {
-  cpSync(C_KERNEL_DIR, hostA.root, { recursive: true });
-  cpSync(C_KERNEL_DIR, hostB.root, { recursive: true });
-  // Host A runs net, drivers and kernel; host B runs mm: every mm task crosses the proxies.
-  const scopes = JSON.parse(readFileSync(join(C_KERNEL_DIR, "mesh-scopes.json"), "utf8")) as { scopes: { name: string }[] };
-  writeFileSync(join(hostA.root, "mesh-scopes.json"), JSON.stringify({ scopes: scopes.scopes.filter((s) => s.name !== "mm") }));
-  writeFileSync(join(hostB.root, "mesh-scopes.json"), JSON.stringify({ scopes: scopes.scopes.filter((s) => s.name === "mm") }));
-  writeFileSync(
-    agent,
-    `import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-const [log, workspace] = [process.argv[2], process.argv.at(-1)];
-const task = /\\[fault: ([^\\]]*)\\]/.exec(readFileSync(join(workspace, "HANDOFF.md"), "utf8"))?.[1] ?? "?";
-appendFileSync(log, "start [" + task + "]\\n");
-appendFileSync(log, "pid [" + task + "] " + process.pid + "\\n");
-await new Promise((resolve) => setTimeout(resolve, 500));
-writeFileSync(join(workspace, "OUTPUT.md"), "# Task Complete: " + process.env.MESH_TASK_ID + "\\n\\n**Status:** completed\\n**Agent:** faults\\n\\n## Summary\\nRan once.\\n\\n## Key Findings\\n- kmalloc is in mm\\n");
-appendFileSync(log, "end [" + task + "]\\n");
-`,
-  );
+  splitDemoKernel(hostA.root, hostB.root);
   // The manager listens on a private ipc path and advertises the proxy in front of it: every peer reaches it through the proxy.
   const managerBind = `ipc://${join(base, "manager.sock")}`;
   toManager = await startTcpProxy(managerBind, { seed: 7 });
