@@ -48,6 +48,8 @@ export class MeshClient {
       logger,
       // The connection dropped and is back: the unanswered requests go again under their ids.
       onReconnected: () => this.requester.retransmitTo(options.endpoint),
+      // While requests wait: a ping when the node is quiet, a redial when it stays so (PROTOCOL.md §8).
+      keepAlive: { waiting: () => this.requester.inFlight > 0, ping: (link) => link.send(this.encode(Object.assign(this.header("ping"), { body: {} }) as Envelope)) },
       ...(options.curve
         ? {
             socketOptions: curveClientOptions(options.curve, options.curve.serverKey),

@@ -5,7 +5,6 @@ import { Router } from "zeromq";
 import type { Logger } from "pino";
 import { BusConfigError } from "./errors.js";
 import { SendQueue } from "./send-queue.js";
-import { ZMTP_HEARTBEAT_MS, ZMTP_HEARTBEAT_TIMEOUT_MS } from "./link.js";
 
 const ROUTER_HIGH_WATER_MARK = 10_000;
 
@@ -30,7 +29,7 @@ export class Inbox {
   private closing = false;
 
   constructor(private readonly options: InboxOptions) {
-    this.router = new Router({ mandatory: true, handover: true, linger: options.lingerMs, sendHighWaterMark: ROUTER_HIGH_WATER_MARK, receiveHighWaterMark: ROUTER_HIGH_WATER_MARK, sendTimeout: 0, heartbeatInterval: ZMTP_HEARTBEAT_MS, heartbeatTimeout: ZMTP_HEARTBEAT_TIMEOUT_MS, ...options.socketOptions });
+    this.router = new Router({ mandatory: true, handover: true, linger: options.lingerMs, sendHighWaterMark: ROUTER_HIGH_WATER_MARK, receiveHighWaterMark: ROUTER_HIGH_WATER_MARK, sendTimeout: 0, ...options.socketOptions });
     this.queue = new SendQueue(this.router, options.sendQueueCapacity, options.onSendError);
   }
 

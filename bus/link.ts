@@ -22,53 +22,108 @@ export interface LinkOptions {
    * reset by a corrupted segment): whatever was in flight on the old connection may be lost.
    */
   onReconnected?: () => void;
+  /**
+   * The link's own keep-alive, for a connection that goes quiet without closing: while `waiting()` says
+   * answers are due on it, a link that hears nothing for KEEPALIVE_PING_MS sends `ping` (answered on the
+   * same connection), and one that hears nothing for KEEPALIVE_REDIAL_MS redials.
+   */
+  keepAlive?: { waiting: () => boolean; ping: (link: Link) => void };
 }
+
+export const KEEPALIVE_PING_MS = 1_000;
+export const KEEPALIVE_REDIAL_MS = 3_000;
 
 export const LINK_RECONNECT_MS = 100;
 export const LINK_RECONNECT_MAX_MS = 2_000;
-/**
- * ZMTP heartbeats on every connection (PING every ZMTP_HEARTBEAT_MS; no traffic for ZMTP_HEARTBEAT_TIMEOUT_MS
- * closes it). A CURVE frame that a corrupted segment made undecryptable stops libzmq's session without
- * closing the TCP connection: both ends would wait on it forever. The heartbeat finds such a connection
- * dead and closes it, the link connects again, and the requests lost with it are sent again (onReconnected).
- */
-export const ZMTP_HEARTBEAT_MS = 1_000;
-export const ZMTP_HEARTBEAT_TIMEOUT_MS = 3_000;
 // libzmq's own queue below ours; ours is the one that reports back-pressure.
 const SOCKET_HIGH_WATER_MARK = 10_000;
 
+/**
+ * A connection can go quiet without closing: a segment corrupted in a ZMTP length field leaves libzmq's
+ * decoder waiting for bytes that never come, on a TCP connection that stays open. The mesh finds such a
+ * connection by its own keep-alive (a ping when answers are due and nothing came back for 1 s, a redial
+ * after 3 s: PROTOCOL.md §8) and redials it (`redial`). libzmq's ZMTP heartbeats would find it too, but in libzmq 4.3.5 a heartbeat timer that
+ * fires after a connection's input stopped aborts the process (`Assertion failed: !_io_error`,
+ * stream_engine_base.cpp:310; zeromq/libzmq#4364), so no socket of the mesh enables them.
+ */
 export class Link {
   readonly endpoint: string;
-  private readonly socket: Dealer;
+  private socket: Dealer;
   private readonly queue: SendQueue;
-  private readonly readerDone: Promise<void>;
+  private readonly readers: Promise<void>[] = [];
   private closing = false;
+  /** How many times the link dropped its connection and dialled anew. */
+  redials = 0;
+  private lastHeardAt = Date.now();
+  private lastPingAt = 0;
+  private readonly keepAliveTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: LinkOptions) {
     this.endpoint = options.endpoint;
-    this.socket = new Dealer({
-      routingId: options.routingId,
-      linger: options.lingerMs,
+    this.socket = this.dial(false);
+    // Sends go to whichever socket is current: a redial does not lose the queue.
+    this.queue = new SendQueue({ send: (message) => this.socket.send(message) }, options.sendQueueCapacity, (error) => {
+      // A send still waiting when the link closes (or its old socket is dropped) fails by design; only report real failures.
+      if (!this.closing) options.logger.debug({ err: error, endpoint: options.endpoint }, "send on link failed");
+    });
+    if (options.keepAlive) {
+      this.keepAliveTimer = setInterval(() => this.checkQuiet(options.keepAlive as NonNullable<LinkOptions["keepAlive"]>), KEEPALIVE_PING_MS / 4);
+      this.keepAliveTimer.unref();
+    }
+  }
+
+  private checkQuiet(keepAlive: NonNullable<LinkOptions["keepAlive"]>): void {
+    const now = Date.now();
+    if (!keepAlive.waiting()) {
+      this.lastHeardAt = now;
+      return;
+    }
+    const quiet = now - this.lastHeardAt;
+    if (quiet >= KEEPALIVE_REDIAL_MS) {
+      this.lastHeardAt = now;
+      this.redial();
+    } else if (quiet >= KEEPALIVE_PING_MS && now - this.lastPingAt >= KEEPALIVE_PING_MS) {
+      this.lastPingAt = now;
+      keepAlive.ping(this);
+    }
+  }
+
+  private dial(redialed: boolean): Dealer {
+    const socket = new Dealer({
+      routingId: this.options.routingId,
+      linger: this.options.lingerMs,
       sendHighWaterMark: SOCKET_HIGH_WATER_MARK,
       receiveHighWaterMark: SOCKET_HIGH_WATER_MARK,
       reconnectInterval: LINK_RECONNECT_MS,
       reconnectMaxInterval: LINK_RECONNECT_MAX_MS,
-      heartbeatInterval: ZMTP_HEARTBEAT_MS,
-      heartbeatTimeout: ZMTP_HEARTBEAT_TIMEOUT_MS,
       // Queue only to a live connection: while the peer is unreachable, our bounded queue fills and
       // callers get `busy`, instead of frames piling up in libzmq for a peer that may never return.
       immediate: true,
-      ...options.socketOptions,
+      ...this.options.socketOptions,
     });
-    this.socket.connect(options.endpoint);
-    this.queue = new SendQueue(this.socket, options.sendQueueCapacity, (error) => {
-      // A send still waiting when the link closes fails by design; only report real failures.
-      if (!this.closing) options.logger.warn({ err: error, endpoint: options.endpoint }, "send on link failed");
-    });
-    if (options.onAuthRefused || options.onReconnected) void this.watchConnection();
-    this.readerDone = this.readLoop().catch((error: unknown) => {
-      if (!this.closing) options.logger.error({ err: error, endpoint: options.endpoint }, "link reader stopped");
-    });
+    socket.connect(this.options.endpoint);
+    if (this.options.onAuthRefused || this.options.onReconnected) void this.watchConnection(socket, redialed);
+    this.readers.push(
+      this.readLoop(socket).catch((error: unknown) => {
+        if (!this.closing && socket === this.socket) this.options.logger.error({ err: error, endpoint: this.endpoint }, "link reader stopped");
+      }),
+    );
+    return socket;
+  }
+
+  /**
+   * Drop the connection and dial the peer anew, keeping the send queue: for a connection that went quiet
+   * without closing. The first handshake of the new connection counts as a reconnection (onReconnected),
+   * so what was in flight on the old one is sent again.
+   */
+  redial(): void {
+    if (this.closing) return;
+    const old = this.socket;
+    this.socket = this.dial(true);
+    this.redials++;
+    old.linger = 0;
+    old.close();
+    this.options.logger.info({ endpoint: this.endpoint }, "redialled a quiet connection");
   }
 
   /** The peer refused this link's key in its last handshake (and none succeeded since). */
@@ -79,10 +134,10 @@ export class Link {
    * link remembers it, so that later requests fail at once too. A handshake after a disconnect is a
    * connection re-established, which the link reports (onReconnected).
    */
-  private async watchConnection(): Promise<void> {
-    let dropped = false;
+  private async watchConnection(socket: Dealer, redialed: boolean): Promise<void> {
+    let dropped = redialed;
     try {
-      for await (const event of this.socket.events) {
+      for await (const event of socket.events) {
         if (event.type === "disconnect") dropped = true;
         else if (event.type === "handshake") {
           this.authRefused = false;
@@ -119,20 +174,23 @@ export class Link {
 
   /** Close the socket with its finite linger; idempotent. */
   async close(): Promise<void> {
-    if (this.closing) return this.readerDone;
-    this.closing = true;
-    this.queue.close();
-    this.socket.close();
-    return this.readerDone;
+    if (!this.closing) {
+      this.closing = true;
+      clearInterval(this.keepAliveTimer);
+      this.queue.close();
+      this.socket.close();
+    }
+    await Promise.all(this.readers);
   }
 
-  private async readLoop(): Promise<void> {
-    for await (const parts of this.socket) {
+  private async readLoop(socket: Dealer): Promise<void> {
+    for await (const parts of socket) {
       const frame = parts[0];
       if (frame === undefined || parts.length !== 1) {
         this.options.logger.warn({ endpoint: this.endpoint, parts: parts.length }, "dropped a message with an unexpected part count");
         continue;
       }
+      this.lastHeardAt = Date.now();
       this.options.onFrame(frame, this);
     }
   }

@@ -170,6 +170,9 @@ export class Membership {
         if (peer.state === "suspect") {
           this.versionValue++;
           this.deps.events.stateChanged(peer.card, "suspect");
+          // A peer that says nothing may be alive behind a connection that went quiet without closing:
+          // dial it anew (the ping below goes on the new connection, and what was in flight is sent again).
+          peer.link.redial();
         }
         this.ping(peer, now);
       } else if (verdict === "ping") this.ping(peer, now);

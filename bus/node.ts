@@ -338,7 +338,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       endpoint,
       // A request or its reply may have been lost with the old connection: send the unanswered ones again
       // now, under their ids (the peer's reply cache answers those it has run), rather than after an attempt's timeout.
-      ...(peerId ? { onReconnected: () => this.requester.retransmitTo(peerId) } : {}),
+      ...(peerId ? { onReconnected: () => this.requester.retransmitTo(peerId), keepAlive: { waiting: () => this.requester.waitingOn(peerId), ping: (link: Link) => this.outbound.onLink(link, "ping", {}) } } : {}),
       sendQueueCapacity: this.options.sendQueueCapacity,
       lingerMs: this.options.lingerMs,
       onFrame: (frame, link) => this.inbound.onLinkFrame(frame, link),

@@ -162,6 +162,12 @@ export class Requester {
     if (envelope.body.retryable) this.retransmitTo(peerId);
   }
 
+  /** Whether a request to the peer waits for its answer. */
+  waitingOn(peerId: string): boolean {
+    for (const entry of this.pending.values()) if (entry.peerId === peerId && !entry.settled) return true;
+    return false;
+  }
+
   /** Re-send every unanswered request to a peer (a frame from it was damaged; ours may have been too). */
   retransmitTo(peerId: string): void {
     for (const entry of this.pending.values()) {

@@ -1,7 +1,8 @@
 // A connection that drops and comes back (a network cut, a reset) loses what was in flight on it: the
 // request or its reply. The link sees the new connection and sends every unanswered request again under
 // its id at once, so the caller gets its reply within moments of the heal — not at its attempt's timeout —
-// and the handler still runs once. Real nodes and a real TCP proxy between them.
+// and the handler still runs once. A connection that goes quiet without closing is redialled by the link's
+// keep-alive. Real nodes and a real TCP proxy between them.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,15 +55,20 @@ async function expectAnsweredAcrossCut(reply: Promise<unknown>, work: ReturnType
   expect(work.runs()).toBe(1);
 }
 
+/** A node with a slow `work` handler, a TCP proxy in front of it, and a client of one 60 s attempt through the proxy. */
+async function clientThroughProxy(id: string): Promise<{ proxy: TcpProxy; work: ReturnType<typeof slowHandler>; client: MeshClient }> {
+  const server = await nodes.start({ id, bind: "tcp://127.0.0.1:*" });
+  const proxy = await startTcpProxy(server.endpoint);
+  proxies.push(proxy);
+  const client = new MeshClient({ endpoint: proxy.endpoint, timeoutMs: 60_000, attempts: 1 });
+  clients.push(client);
+  return { proxy, work: slowHandler(server), client };
+}
+
 describe("requests across a connection that drops and comes back", () => {
   it("a client's request whose reply was lost in the cut is answered after the heal, once, long before its attempt timeout", { timeout: 30_000 }, async () => {
-    const server = await nodes.start({ id: "server", bind: "tcp://127.0.0.1:*" });
-    const proxy = await startTcpProxy(server.endpoint);
-    proxies.push(proxy);
-    const work = slowHandler(server);
     // One attempt of 60 s: without a resend on reconnect, the reply lost in the cut would cost all of it.
-    const client = new MeshClient({ endpoint: proxy.endpoint, timeoutMs: 60_000, attempts: 1 });
-    clients.push(client);
+    const { proxy, work, client } = await clientThroughProxy("server");
     await expectAnsweredAcrossCut(client.request("work", {}), work, proxy);
   });
 
@@ -78,6 +84,23 @@ describe("requests across a connection that drops and comes back", () => {
     await expect.poll(() => aliveIds(a)).toContain("b");
     const work = slowHandler(bBehind);
     await expectAnsweredAcrossCut(a.request("b", "work", {}, { timeoutMs: 60_000, attempts: 1 }), work, proxy);
+  });
+
+  it("a client's connection that goes quiet without closing is redialled, and its waiting request answered once", { timeout: 30_000 }, async () => {
+    const { proxy, work, client } = await clientThroughProxy("quiet");
+    expect(await client.request("ping")).toBeDefined();
+    // Everything on the open connection is held for a minute, as a receiver waiting on a corrupted length
+    // field would hold it: nothing closes, nothing passes. A new connection passes at once.
+    proxy.setFaults({ delayMs: 60_000 });
+    const connections = proxy.stats.connections;
+    const reply = client.request("work", {});
+    // The keep-alive pings after 1 s of silence, and redials after 3 s: a second connection through the proxy.
+    await expect.poll(() => proxy.stats.connections, { timeout: 10_000, interval: 100 }).toBeGreaterThan(connections);
+    proxy.setFaults({});
+    await work.started;
+    work.release();
+    await expect(reply).resolves.toEqual({ ok: true });
+    expect(work.runs()).toBe(1);
   });
 
   it("a secured client's request (CURVE) whose connection is cut mid-reply, and one whose bytes are corrupted, are answered once", { timeout: 30_000 }, async () => {

@@ -1,7 +1,7 @@
 // The fault-injection suite, the part that needs no privileges: a fleet on two "hosts" (two $MESH_HOMEs
 // and two copies of the code; the scope mm lives only on host B, joined with `mesh join`), every byte
 // between host B and the manager passing through user-space TCP proxies (scripts/fault/tcp-proxy.ts) that
-// delay, stall and partition it (corruption: see docs/BENCHMARKS.md, "Faults"). Under each fault a batch of tasks is delegated to mm, whose
+// delay, stall, corrupt and partition it. Under each fault a batch of tasks is delegated to mm, whose
 // agent command logs each run: every task must end with a result or a clear error, and none may run twice;
 // a partition must bring the liveness verdicts the documentation promises, and heal without a restart.
 // Prints a table of fault × outcome (docs/BENCHMARKS.md, "Faults").
@@ -145,6 +145,14 @@ describe("network faults between two hosts of a fleet", () => {
     for (const proxy of [toManager, toWorker]) proxy.setFaults({ loss: 0.01 });
     const o = await batch("1% loss", 8);
     expect(o.completed).toBe(8);
+  });
+
+  it("1% of segments corrupted (CURVE refuses them; a connection left waiting is redialled): every task completes once", { timeout: 90_000 }, async () => {
+    for (const proxy of [toManager, toWorker]) proxy.setFaults({ corrupt: 0.01 });
+    for (const round of [1, 2]) {
+      const o = await batch(`1% corrupted #${round}`, 8);
+      expect(o.completed).toBe(8);
+    }
   });
 
   it("a 5 s partition: the manager suspects host B's worker, the link heals, and the task in flight completes once", { timeout: 90_000 }, async () => {
