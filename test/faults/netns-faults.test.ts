@@ -1,8 +1,9 @@
 // The fault-injection suite, the part that needs root: two hosts as Linux network namespaces joined by a
 // veth pair (created here and deleted at the end; no traffic leaves them), the manager and the scopes
-// net, drivers and kernel on host A, the scope mm on host B (`mesh join`). Faults: the link taken down
-// and brought up (`ip link set down`), host B's namespace torn down and recreated, and the manager — the
-// seed host B joined through — SIGKILLed mid-task. Every task must end with a result or a clear error,
+// net, drivers and kernel on host A, the scope mm on host B (`mesh join`), every byte between them
+// through user-space TCP proxies the test runs on the hosts' segment. Faults: delay with jitter, loss and
+// corruption in the proxies, the link taken down and brought up (`ip link set down`), host B's namespace
+// torn down and recreated, and the manager — the seed host B joined through — SIGKILLed mid-task. Every task must end with a result or a clear error,
 // none may run twice, the liveness verdicts must come within the documented times, and the mesh must heal
 // without restarting anything the fault did not kill. Skipped, with the reason, where namespaces cannot
 // be made (not root, or no `ip netns`).
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { DEFAULT_EXPIRE_MS, DEFAULT_HEARTBEAT_MS, DEFAULT_SUSPECT_MS } from "../../bus/peer-table.js";
 import { MESH_BIN, processAlive, type CliRun } from "../helpers/processes.js";
+import { startTcpProxy, type TcpProxy } from "../../scripts/fault/tcp-proxy.js";
 import { clearError, delegateTask, ranTwice, runLinesOf, splitDemoKernel, writeFaultAgent } from "./fault-fleet.js";
 
 const tag = String(process.pid % 100_000);
@@ -25,6 +27,12 @@ const BRIDGE = "lmbr0";
 const subnet = `10.231.${20 + (process.pid % 200)}`;
 const ADDR_A = `${subnet}.1`;
 const ADDR_B = `${subnet}.2`;
+/** The test's own address on host A's bridge, where the fault proxies listen. */
+const ADDR_PROXY = `${subnet}.3`;
+const LINK_ROOT = `lmR${tag}`;
+const LINK_ROOT_PEER = `lmP${tag}`;
+/** Host B's worker listens on a fixed port for the same reason as the manager. */
+const WORKER_B = `tcp://${ADDR_B}:7500`;
 /** A fixed port is safe: host A's namespace is new and holds nothing but this fleet. */
 const MANAGER = `tcp://${ADDR_A}:7400`;
 
@@ -48,12 +56,21 @@ function unavailable(): string | null {
 const skipReason = unavailable();
 if (skipReason) process.stderr.write(`netns fault suite skipped: ${skipReason}\n`);
 
-/** Host A's namespace: its address is on a bridge, as a host's is on its own interface, so it outlives the link to B. */
+/**
+ * Host A's namespace: its address is on a bridge, as a host's is on its own interface, so it outlives the
+ * link to B. The test joins the bridge too (a veth from its own namespace), so that the fault proxies it
+ * runs sit on the path between the hosts.
+ */
 function makeHostA(): void {
   ip("netns", "add", NS_A);
   ip("-n", NS_A, "link", "add", BRIDGE, "type", "bridge");
   ip("-n", NS_A, "addr", "add", `${ADDR_A}/24`, "dev", BRIDGE);
   for (const link of ["lo", BRIDGE]) ip("-n", NS_A, "link", "set", link, "up");
+  ip("link", "add", LINK_ROOT, "type", "veth", "peer", "name", LINK_ROOT_PEER, "netns", NS_A);
+  ip("-n", NS_A, "link", "set", LINK_ROOT_PEER, "master", BRIDGE);
+  ip("-n", NS_A, "link", "set", LINK_ROOT_PEER, "up");
+  ip("addr", "add", `${ADDR_PROXY}/24`, "dev", LINK_ROOT);
+  ip("link", "set", LINK_ROOT, "up");
 }
 
 /** Host B's namespace and the link to host A's bridge (made again after it was torn down). */
@@ -91,6 +108,8 @@ describe.skipIf(skipReason !== null)("faults between two hosts as network namesp
   const runs = join(base, "runs.log");
   const EXEC = writeFaultAgent(join(base, "agent.mjs"), runs, 1_500);
   let joinArgs: string[] = [];
+  let toManager: TcpProxy;
+  let toWorker: TcpProxy;
 
   /** `mesh ARGS…` run inside a namespace, to completion, never throwing. */
   async function mesh(ns: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
@@ -134,10 +153,14 @@ describe.skipIf(skipReason !== null)("faults between two hosts as network namesp
     splitDemoKernel(hostA.root, hostB.root);
     makeHostA();
     makeHostB();
-    const up = await mesh(NS_A, envA, ["up", hostA.root, "--exec", EXEC, "--listen", MANAGER, "--json"]);
+    // Every byte between the hosts passes through the test's proxies: host B dials the manager through one,
+    // the manager dials host B's worker through the other (each advertises the proxy in front of it).
+    toManager = await startTcpProxy(MANAGER, { listen: `tcp://${ADDR_PROXY}:0`, seed: 5 });
+    toWorker = await startTcpProxy(WORKER_B, { listen: `tcp://${ADDR_PROXY}:0`, seed: 9 });
+    const up = await mesh(NS_A, envA, ["up", hostA.root, "--exec", EXEC, "--listen", MANAGER, "--advertise", toManager.endpoint, "--json"]);
     expect(up.code, up.stderr).toBe(0);
-    const seed = `${MANAGER}#${(JSON.parse(up.stdout) as { public_key: string }).public_key}`;
-    joinArgs = ["join", seed, "--root", hostB.root, "--scope", "mm", "--exec", EXEC, "--listen", `tcp://${ADDR_B}:*`, "--json"];
+    const seed = `${toManager.endpoint}#${(JSON.parse(up.stdout) as { public_key: string }).public_key}`;
+    joinArgs = ["join", seed, "--root", hostB.root, "--scope", "mm", "--exec", EXEC, "--listen", WORKER_B, "--advertise", toWorker.endpoint, "--json"];
     const refused = await mesh(NS_B, envB, joinArgs);
     const key = /-- \S+ '(\S{40})'/.exec(refused.stderr)?.[1];
     expect(key, refused.stderr).toBeDefined();
@@ -150,6 +173,8 @@ describe.skipIf(skipReason !== null)("faults between two hosts as network namesp
     if (table.length > 0) process.stdout.write(`\n${["| fault | tasks | completed | clear errors | ran twice | slowest (ms) | seen |", "|---|---|---|---|---|---|---|", ...table].join("\n")}\n`);
     await mesh(NS_B, envB, ["down", hostB.root]);
     await mesh(NS_A, envA, ["down", hostA.root]);
+    await toManager?.close();
+    await toWorker?.close();
     tearDown(NS_B);
     tearDown(NS_A);
     rmSync(base, { recursive: true, force: true });
@@ -159,7 +184,24 @@ describe.skipIf(skipReason !== null)("faults between two hosts as network namesp
     await expect.poll(verdictOnB, { timeout: 30_000 }).toBe("alive");
     const o = await batch("netns none", 2);
     expect(o.errors).toEqual([]);
+    // Both ways between the hosts go through the proxies.
+    for (const proxy of [toManager, toWorker]) expect(proxy.stats.chunks).toBeGreaterThan(0);
   });
+
+  for (const [label, faults, count] of [
+    ["delay 100±30 ms", { delayMs: 100, jitterMs: 30 }, 2],
+    ["1% loss", { loss: 0.01 }, 4],
+    ["1% corrupted", { corrupt: 0.01 }, 8],
+  ] as const) {
+    it(`${label} between the hosts (the test's proxies): every task completes once`, { timeout: 90_000 }, async () => {
+      for (const proxy of [toManager, toWorker]) proxy.setFaults(faults);
+      try {
+        expect((await batch(label, count)).errors).toEqual([]);
+      } finally {
+        for (const proxy of [toManager, toWorker]) proxy.setFaults({});
+      }
+    });
+  }
 
   it("the link down for 5 s (ip link set down): host B's worker is suspected, the link heals, and the task in flight completes once", { timeout: 90_000 }, async () => {
     const o = await batch("link down 5 s", 1, async () => {
