@@ -281,6 +281,16 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
   }
 }
 
+/** Constructor exits whose object a method exit at the same call line is called on (`Parser(…).parsestr(…)`), as `file:line\0Class`. */
+export function chainedConstructions(leads: readonly SearchLead[]): Set<string> {
+  const out = new Set<string>();
+  for (const lead of leads) {
+    const exit = lead.exit;
+    if (exit?.receiver_class && exit.callee.includes(`${exit.receiver_class}(`)) out.add(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.receiver_class}`);
+  }
+  return out;
+}
+
 async function chooseExit(
   deps: TraceDeps,
   request: TraceRequest,
@@ -295,9 +305,12 @@ async function chooseExit(
   if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
   const wanted = plan?.[hops.length] ?? null;
   const candidates: { lead: SearchLead; owner: string }[] = [];
+  const builtThenCalled = chainedConstructions(result.leads);
   for (const lead of result.leads) {
     const exit = lead.exit;
     if (!exit) continue;
+    // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
+    if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
     const owner = ownerOfExit(exit, scope, deps, request.scopeScores);
     if ("none" in owner) {
       if (candidates.length < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owner.none}` });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { ScopeMap } from "../../../agents/manager/scope-map.js";
-import { ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/trace-chain.js";
+import { chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
 
@@ -51,5 +51,15 @@ describe("the scope an exit continues in", () => {
     expect(ownerOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "core-2" });
     // Without a module to tell them apart, the entry round's scores decide.
     expect(ownerOfExit(exit("_parse", undefined, "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "v3" });
+  });
+
+  it("passes over a constructor whose object the same line calls a method on: the flow goes on into the method", () => {
+    const lead = (e: NonNullable<SearchLead["exit"]>): SearchLead => ({ path: [0], call_sites: [], exit: e, score: 0.2, coverage: 0.5 });
+    const built = exit("Parser", "email.parser", "http/client.py");
+    const chained = { ...exit("parsestr", undefined, "http/client.py"), callee: "email.parser.Parser(_class=_class).parsestr", receiver_class: "Parser", via: "member" as const };
+    expect([...chainedConstructions([lead(built), lead(chained)])]).toEqual(["http/client.py:1\0Parser"]);
+    // An object built on an earlier line (`g = BytesGenerator(fp); g.flatten()`) leaves its constructor a step of its own.
+    const later = { ...chained, callee: "g.flatten", target: "flatten", receiver_class: "BytesGenerator" };
+    expect([...chainedConstructions([lead(exit("BytesGenerator", undefined, "smtplib.py")), lead(later)])]).toEqual([]);
   });
 });
