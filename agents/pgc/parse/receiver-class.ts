@@ -1,7 +1,9 @@
 // The class of the object a method call goes through, when the calling function says it: the object is
 // built right there (`Parser(policy).parsestr(text)`, `new Doc().compile()`), or it is a local variable or
 // parameter the function assigns from a constructor or declares with a class type (`g =
-// BytesGenerator(fp)`, `const doc = new Doc(args)`, `def send(self, msg: Message)`, `sink: Subscriber<T>`).
+// BytesGenerator(fp)`, `const doc = new Doc(args)`, `def send(self, msg: Message)`, `sink: Subscriber<T>`),
+// or a field of the caller's own object its class gives one class (`self.parser = FeedParser()` anywhere
+// in the class, then `self.parser.feed(…)`; `private doc = new Doc()`, then `this.doc.compile()`).
 // Python, TypeScript and JavaScript; the call graph resolves `g.flatten()` to that class's `flatten`.
 import type { Node } from "web-tree-sitter";
 
@@ -103,6 +105,45 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
   return out;
 }
 
+const CLASS_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
+  python: new Set(["class_definition"]),
+  ts: new Set(["class_declaration", "class", "abstract_class_declaration"]),
+};
+
+/** `x` of `self.x` (Python) or `this.x` (TS/JS); undefined for any other expression. */
+function ownField(node: Node, lang: ReceiverLanguage): string | undefined {
+  const self = lang === "python" ? node.type === "attribute" && node.childForFieldName("object")?.text === "self" : node.type === "member_expression" && node.childForFieldName("object")?.type === "this";
+  if (!self) return undefined;
+  return node.childForFieldName(lang === "python" ? "attribute" : "property")?.text;
+}
+
+function enclosingClass(node: Node, lang: ReceiverLanguage): Node | null {
+  for (let at = node.parent; at; at = at.parent) if (CLASS_TYPES[lang].has(at.type)) return at;
+  return null;
+}
+
+/**
+ * A class's fields → the one class each is given anywhere in the class: `self.sock = Socket(…)` (Python),
+ * `this.doc = new Doc()` or a field declared `private doc = new Doc()` / `doc: Doc` (TS). A field given
+ * two classes is not known.
+ */
+function fieldClassesIn(cls: Node, lang: ReceiverLanguage): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const assignment of cls.descendantsOfType(lang === "python" ? "assignment" : "assignment_expression")) {
+    const left = assignment?.childForFieldName("left");
+    const field = left ? ownField(left, lang) : undefined;
+    if (field !== undefined) note(out, field, constructed(assignment?.childForFieldName("right") ?? null, lang));
+  }
+  if (lang === "ts") {
+    for (const declaration of cls.descendantsOfType("public_field_definition")) {
+      const name = declaration?.childForFieldName("name");
+      if (name?.type !== "property_identifier") continue;
+      note(out, name.text, constructed(declaration?.childForFieldName("value") ?? null, lang) ?? classNamed(declaration?.childForFieldName("type") ?? null));
+    }
+  }
+  return out;
+}
+
 /**
  * The class of the object the call `fn(…)` goes through, where `fn` is the call's function node (`g.flatten`,
  * `Parser(p).parsestr`); undefined when the call is not through an object or its class is not known here.
@@ -112,6 +153,14 @@ export function receiverClass(fn: Node, lang: ReceiverLanguage, memo: ReceiverMe
   if (!object) return undefined;
   const built = constructed(object, lang);
   if (built) return built;
+  const field = ownField(object, lang);
+  if (field !== undefined) {
+    const cls = enclosingClass(fn, lang);
+    if (!cls) return undefined;
+    let fields = memo.get(-1 - cls.startIndex);
+    if (!fields) memo.set(-1 - cls.startIndex, (fields = fieldClassesIn(cls, lang)));
+    return fields.get(field) || undefined;
+  }
   if (object.type !== "identifier") return undefined;
   const owner = enclosingFunction(fn, lang);
   if (!owner) return undefined;

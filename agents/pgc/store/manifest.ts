@@ -15,7 +15,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 7: calls in the bodies of C function-like macros became calls of the macro. */
 /** 8: method calls name the class of their object when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
 /** 9: functions JS/TS assigns to members (`Foo.prototype.m = function`, `this.m = …` in a constructor, `inst.m = (…) => …` in a builder's body) became methods, and calls through an import name the scope's file it resolves to. */
-export const STORE_VERSION = 9;
+/** 10: a method call through a field of the caller's own object names the field's class (`self.parser = FeedParser()` … `self.parser.feed()`). */
+export const STORE_VERSION = 10;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -159,6 +159,42 @@ const SOURCES: Record<string, string> = {
     "    return opener.open(url)",
     "",
   ].join("\n"),
+  "feeds/reader.py": [
+    "class FeedParser:",
+    "    def feed(self, data):",
+    "        return data",
+    "",
+    "class Pipe:",
+    "    def feed(self, data):",
+    "        return data",
+    "",
+    "class Reader:",
+    "    def __init__(self):",
+    "        self.source = FeedParser()",
+    "",
+    "    def read(self, data):",
+    "        return self.source.feed(data)",
+    "",
+  ].join("\n"),
+  "feeds/doc.ts": [
+    "export class Doc {",
+    "  compile(): string {",
+    "    return \"\";",
+    "  }",
+    "}",
+    "export class Sheet {",
+    "  compile(): string {",
+    "    return \"\";",
+    "  }",
+    "}",
+    "export class Builder {",
+    "  private target = new Doc();",
+    "  build(): string {",
+    "    return this.target.compile();",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
 };
 
@@ -368,6 +404,14 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [urlopen] = graph.named("urlopen");
     expect(graph.callsOf(urlopen!.id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`)).toEqual(["OpenerDirector.open at 15"]);
+  });
+
+  it("resolves a call through a field of the caller's own object to the class the field is given (self.source = FeedParser(); private target = new Doc())", async () => {
+    const pgc = await open(corpus, "feeds", ["feeds/"]);
+    const graph = new CallGraph(pgc.data);
+    const calls = (qualified: string) => graph.callsOf(graph.nodes.find((n) => n.qualified === qualified)!.id).map((e) => graph.nodes[e.to]?.qualified);
+    expect(calls("Reader.read")).toEqual(["FeedParser.feed"]);
+    expect(calls("Builder.build")).toEqual(["Doc.compile"]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
