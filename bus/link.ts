@@ -50,10 +50,9 @@ export class Link {
   readonly endpoint: string;
   private socket: Dealer;
   private readonly queue: SendQueue;
-  private readonly readers: Promise<void>[] = [];
+  /** The read loops still running: the current socket's, and a dropped one's until it ends. */
+  private readonly readers = new Set<Promise<void>>();
   private closing = false;
-  /** How many times the link dropped its connection and dialled anew. */
-  redials = 0;
   private lastHeardAt = Date.now();
   private lastPingAt = 0;
   private readonly keepAliveTimer: NodeJS.Timeout | undefined;
@@ -103,11 +102,12 @@ export class Link {
     });
     socket.connect(this.options.endpoint);
     if (this.options.onAuthRefused || this.options.onReconnected) void this.watchConnection(socket, redialed);
-    this.readers.push(
-      this.readLoop(socket).catch((error: unknown) => {
+    const reader: Promise<void> = this.readLoop(socket)
+      .catch((error: unknown) => {
         if (!this.closing && socket === this.socket) this.options.logger.error({ err: error, endpoint: this.endpoint }, "link reader stopped");
-      }),
-    );
+      })
+      .finally(() => this.readers.delete(reader));
+    this.readers.add(reader);
     return socket;
   }
 
@@ -120,7 +120,6 @@ export class Link {
     if (this.closing) return;
     const old = this.socket;
     this.socket = this.dial(true);
-    this.redials++;
     old.linger = 0;
     old.close();
     this.options.logger.info({ endpoint: this.endpoint }, "redialled a quiet connection");
@@ -180,7 +179,7 @@ export class Link {
       this.queue.close();
       this.socket.close();
     }
-    await Promise.all(this.readers);
+    await Promise.all([...this.readers]);
   }
 
   private async readLoop(socket: Dealer): Promise<void> {

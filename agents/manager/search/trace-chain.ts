@@ -5,7 +5,8 @@ import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { parseExpandResult, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
-import { ownersOfEntity, type Ownership } from "../ownership.js";
+import type { Ownership } from "../ownership.js";
+import { chainedConstructions, ownerOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 
 /**
@@ -21,9 +22,6 @@ export const FOLLOW_THRESHOLD = 0.03;
  * "take a socket buffer from the pool", says what the question asks). At most this many extra requests a hop.
  */
 export const LOOKAHEAD_BEAM = 3;
-/** A callee defined by more scopes than this, with nothing to tell them apart, is not followed. */
-export const MAX_AMBIGUOUS_OWNERS = 3;
-
 export interface ChainStep {
   scope: string;
   agent: string;
@@ -102,52 +100,6 @@ const fmt = (n: number) => n.toFixed(2);
 
 export function toStep(step: SearchStep, scope: string, agent: string, callSite: CallSiteRef | null, role?: ChainStep["role"]): ChainStep {
   return { scope, agent, role: role ?? (callSite ? "callee" : "entry"), symbol: step.qualified, kind: step.kind, file_path: step.file_path, line_start: step.cite.line_start, line_end: step.cite.line_end, sha256: step.cite.sha256, call_site: callSite, why: explainMatches(step.matches) };
-}
-
-/** The scope that owns an exit's callee, or why none can be chosen. */
-export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: Pick<TraceDeps, "ownership">, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
-  const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
-  // The object's class, when the caller says it, tells the scopes apart as an import does.
-  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : []).filter((s) => s !== from);
-  const both = byModule.filter((s) => definers.includes(s));
-  const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
-  if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
-  if (pool.length === 1) return { scope: pool[0] as string };
-  if (pool.length > MAX_AMBIGUOUS_OWNERS) return { none: `${pool.length} scopes define ${exit.target}` };
-  const ranked = [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
-  return { scope: ranked[0] as string };
-}
-
-/**
- * The scopes a module an exit was imported from belongs to. A package name or dotted module (`email.generator`)
- * by its path; a relative one (`../core/index.js`, Python's `.util`) from the caller's file, and a directory's
- * index module (`../core`, `../core/index.js`) by everything in the directory, where its re-exports come from.
- */
-export function ownersOfModule(ownership: Ownership, module: string, fromFile: string): readonly string[] {
-  const path = relativeModulePath(module, fromFile);
-  if (path === null) return ownersOfEntity(ownership, module);
-  const bare = path.replace(/\.[cm]?[jt]sx?$|\.py$/, "");
-  const index = /(^|\/)(index|__init__)$/.test(bare);
-  const dir = index ? bare.replace(/\/?(index|__init__)$/, "") : bare;
-  const file = index ? [] : ownership.ownersOfPath?.(bare) ?? [];
-  if (file.length > 0) return file;
-  return ownership.ownersUnder?.(dir) ?? ownership.ownersOfPath?.(dir) ?? [];
-}
-
-/** `../core/index.js` from `src/v4/classic/parse.ts` → `src/v4/core/index.js`; `.util` (Python) from `logging/handlers.py` → `logging/util`; null for a non-relative module. */
-export function relativeModulePath(module: string, fromFile: string): string | null {
-  const parts = fromFile.split("/").slice(0, -1);
-  if (module.startsWith("./") || module.startsWith("../")) {
-    for (const part of module.split("/")) {
-      if (part === "..") parts.pop();
-      else if (part !== ".") parts.push(part);
-    }
-    return parts.join("/");
-  }
-  const python = /^(\.+)([\w.]*)$/.exec(module);
-  if (!python) return null;
-  for (let up = (python[1] as string).length - 1; up > 0; up--) parts.pop();
-  return [...parts, ...(python[2] ? (python[2] as string).split(".") : [])].join("/");
 }
 
 interface Next {
@@ -279,16 +231,6 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
   } catch (error) {
     return { failed: `${owner} did not answer: ${(error as Error).message}` };
   }
-}
-
-/** Constructor exits whose object a method exit at the same call line is called on (`Parser(…).parsestr(…)`), as `file:line\0Class`. */
-export function chainedConstructions(leads: readonly SearchLead[]): Set<string> {
-  const out = new Set<string>();
-  for (const lead of leads) {
-    const exit = lead.exit;
-    if (exit?.receiver_class && exit.callee.includes(`${exit.receiver_class}(`)) out.add(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.receiver_class}`);
-  }
-  return out;
 }
 
 async function chooseExit(

@@ -21,6 +21,7 @@
 // Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
 // object of unknown class (`obj.m()` with many `m`), decorators, and names built at run time (getattr,
 // computed keys).
+import { splitIdentifier } from "../retrieval/index.js";
 import type { GraphNode } from "./call-graph.js";
 
 export interface CalleeIndex {
@@ -45,16 +46,6 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** A receiver this short (`p`, `m`, `obj`) names no class. */
 export const MIN_RECEIVER_WORD = 4;
-
-/** The lower-case words of a CamelCase or snake_case name: `OpenerDirector` → opener, director. */
-function wordsOf(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-}
 
 function lastName(container: string | undefined): string | undefined {
   return container?.split(/::|\./).at(-1);
@@ -137,7 +128,7 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (contained.length > 0) return { kind: "local", nodes: contained };
   // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
   const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
-  const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && wordsOf(lastName(n.container) ?? "").includes(word)) : [];
+  const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];
   if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
   if (defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
   return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };

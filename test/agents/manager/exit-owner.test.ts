@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { ScopeMap } from "../../../agents/manager/scope-map.js";
-import { chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/trace-chain.js";
+import { chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
 
