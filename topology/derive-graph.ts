@@ -34,6 +34,8 @@ export interface ScopeFacts {
   /** Names the scope defines. */
   symbols: string[];
   references: CodeReference[];
+  /** C struct fields the scope stores its functions into (`.ndo_start_xmit = veth_xmit`): a call through one of them elsewhere may run its code. */
+  fields?: string[];
   metadata?: ScopeMetadata;
 }
 

@@ -9,6 +9,8 @@ export interface Ownership {
   ownersUnder?(dir: string): readonly string[];
   /** Scopes whose code calls a symbol defined elsewhere, with how many call sites (the references they report). */
   callersOf?(symbol: string): readonly { scope: string; count: number }[];
+  /** Scopes storing functions into a C struct field (`.ndo_start_xmit = veth_xmit`): where a call through it may go. */
+  bindersOf?(field: string): readonly string[];
 }
 
 /** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
@@ -38,11 +40,12 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
  */
 export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<string>): Ownership {
   const keep = (scopes: readonly string[]) => scopes.filter((s) => allowed.has(s));
-  const { ownersOfPath, ownersUnder, callersOf } = ownership;
+  const { ownersOfPath, ownersUnder, callersOf, bindersOf } = ownership;
   return {
     ownersOf: (symbol) => keep(ownership.ownersOf(symbol)),
     ...(ownersOfPath ? { ownersOfPath: (path: string) => keep(ownersOfPath.call(ownership, path)) } : {}),
     ...(ownersUnder ? { ownersUnder: (dir: string) => keep(ownersUnder.call(ownership, dir)) } : {}),
     ...(callersOf ? { callersOf: (symbol: string) => callersOf.call(ownership, symbol).filter((c) => allowed.has(c.scope)) } : {}),
+    ...(bindersOf ? { bindersOf: (field: string) => keep(bindersOf.call(ownership, field)) } : {}),
   };
 }

@@ -22,6 +22,8 @@ export class ScopeMap {
   /** scope → index revision the facts were fetched at. */
   private revisions = new Map<string, string>();
   private owners = new Map<string, string[]>();
+  /** C struct field → the scopes storing functions into it. */
+  private binders = new Map<string, string[]>();
   /** symbol → scope → call sites, from the call references every scope reports leaving it. */
   private callers = new Map<string, Map<string, number>>();
   /** The membership version at which the facts were last found current (a failed fetch never sets it). */
@@ -81,6 +83,8 @@ export class ScopeMap {
     this.revisions = revisions;
     this.owners = new Map();
     for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
+    this.binders = new Map();
+    for (const [scope, facts] of next) for (const field of facts.fields ?? []) this.binders.set(field, [...(this.binders.get(field) ?? []), scope]);
     this.callers = new Map();
     for (const [scope, facts] of next) {
       for (const reference of facts.references) {
@@ -109,6 +113,11 @@ export class ScopeMap {
   /** Scopes that define a symbol, from the facts. */
   ownersOf(symbol: string): readonly string[] {
     return this.owners.get(symbol) ?? [];
+  }
+
+  /** Scopes storing functions into a C struct field, from the facts. */
+  bindersOf(field: string): readonly string[] {
+    return this.binders.get(field) ?? [];
   }
 
   /** Scopes calling a symbol they do not define, most call sites first. */

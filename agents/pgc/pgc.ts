@@ -116,11 +116,15 @@ export class Pgc {
   /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */
   facts(): ScopeFacts {
     const symbols = [...new Set(this.data.symbols.filter((s) => LINKABLE_KINDS.has(s.kind)).map((s) => s.name))].sort();
+    // C struct fields this scope stores its functions into: a call through one elsewhere may land here.
+    const functions = new Set(this.data.symbols.filter((s) => s.kind === "function").map((s) => s.name));
+    const fields = [...new Set((this.data.bindings ?? []).filter((b) => functions.has(b.target)).map((b) => b.field))].sort();
     return {
       scope: this.scope,
       paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
       symbols,
       references: aggregateReferences(this.data.crossScopeReferences),
+      ...(fields.length > 0 ? { fields } : {}),
     };
   }
 

@@ -97,6 +97,18 @@ export interface CallSite {
   module_file?: string;
 }
 
+/**
+ * C: a name stored into a struct field at `line` (`.ndo_start_xmit = veth_xmit,` in an initializer,
+ * `po->prot_hook.func = packet_rcv;` in a body). When `target` is a function, a call through that field
+ * (`ops->ndo_start_xmit(skb, dev)`) may call it.
+ */
+export interface FieldBinding {
+  field: string;
+  target: string;
+  file_path: string;
+  line: number;
+}
+
 /** One retrievable unit. Every document cites real lines of a real file inside the scope. */
 export interface IndexDoc {
   /** Stable within one index build, e.g. "O1:drivers/net/e1000.c:120-160". */

@@ -62,12 +62,21 @@ export const EntryResultSchema = z.strictObject({
   candidates: listField(EntryCandidateSchema, MAX_ENTRY_CANDIDATES),
 });
 
-export const CallSiteSchema = z.strictObject({
+const lineFields = {
   file_path: relativePathField,
   line: lineNumberField,
   /** The whole line as it is in the file (no "\n"); `sha256` is its citation hash. */
   text: textField(MAX_CALL_SITE_CHARS),
   sha256: sha256Field,
+};
+
+/** The line that stored a function into the struct field a call goes through (`.ndo_start_xmit = veth_xmit,`). */
+export const BindingSiteSchema = z.strictObject({ field: nameField, ...lineFields });
+
+export const CallSiteSchema = z.strictObject({
+  ...lineFields,
+  /** A C call through a field (`ops->ndo_start_xmit(skb, dev)`): where the callee was stored into that field. */
+  bound_at: BindingSiteSchema.optional(),
 });
 
 export const ExpandArgsSchema = z.strictObject({
@@ -84,6 +93,8 @@ export const ExpandArgsSchema = z.strictObject({
     called: z.boolean().optional(),
     /** The chain reaches it through an object (`obj.m()`): only a method, a definition inside a class or object, can be it. */
     member: z.boolean().optional(),
+    /** The chain reaches it through a C struct field (`ops->ndo_start_xmit(…)`): `symbol` is the field, and the entry is the function this scope stores into it that bears most on the question. */
+    field: z.boolean().optional(),
   }),
   /** How strongly each question term is covered by the chain so far. */
   covered: z.record(z.string(), z.number().min(0).max(1)),
@@ -101,7 +112,7 @@ export const SearchExitSchema = z.strictObject({
   target: nameField,
   callee: nameField,
   module: textField(300, 1).optional(),
-  via: z.enum(["reference", "member", "local"]),
+  via: z.enum(["reference", "member", "field", "local"]),
   /** A member call's object class, when the caller says it (`BytesGenerator` for `g = BytesGenerator(fp); g.flatten()`). */
   receiver_class: nameField.optional(),
   call_site: CallSiteSchema,
@@ -125,6 +136,8 @@ export const ExpandResultSchema = z.strictObject({
   scope: textField(64, 1),
   /** False when the entry named in `from` is not defined in this scope. */
   resolved: z.boolean(),
+  /** With `from.field`: where the chosen entry was stored into the field. */
+  bound_at: BindingSiteSchema.optional(),
   steps: listField(SearchStepSchema, MAX_SEARCH_STEPS),
   leads: listField(SearchLeadSchema, MAX_SEARCH_LEADS),
 });
@@ -135,6 +148,7 @@ export type EntryArgs = z.output<typeof EntryArgsSchema>;
 export type EntryCandidate = z.output<typeof EntryCandidateSchema>;
 export type EntryResult = z.output<typeof EntryResultSchema>;
 export type CallSiteRef = z.output<typeof CallSiteSchema>;
+export type BindingSiteRef = z.output<typeof BindingSiteSchema>;
 export type ExpandArgs = z.output<typeof ExpandArgsSchema>;
 export type SearchStep = z.output<typeof SearchStepSchema>;
 export type SearchExit = z.output<typeof SearchExitSchema>;

@@ -92,7 +92,15 @@ const chainStepShape = z.object({
   line_start: z.number(),
   line_end: z.number(),
   sha256: z.string(),
-  call_site: z.object({ file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).nullable(),
+  call_site: z
+    .object({
+      file_path: z.string(),
+      line: z.number(),
+      text: z.string(),
+      sha256: z.string(),
+      bound_at: z.object({ field: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("a C call through a struct field: the line that stored the callee into it"),
+    })
+    .nullable(),
 });
 const answerShape = {
   id: z.string().describe("the answer's id: `trace` replays it"),

@@ -30,7 +30,8 @@ export interface ChainStepRecord {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: { file_path: string; line: number; text: string; sha256: string } | null;
+  /** `bound_at`: a call through a C struct field, the line that stored this step's function into it. */
+  call_site: { file_path: string; line: number; text: string; sha256: string; bound_at?: { field: string; file_path: string; line: number; text: string; sha256: string } } | null;
 }
 
 export interface MultiHopResult {

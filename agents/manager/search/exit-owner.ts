@@ -8,6 +8,7 @@ export const MAX_AMBIGUOUS_OWNERS = 3;
 
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
+  if (exit.via === "field") return ownerOfField(exit.target, from, deps.ownership, scopeScores);
   const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
   // The object's class, when the caller says it, tells the scopes apart as an import does.
   const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : []).filter((s) => s !== from);
@@ -17,6 +18,18 @@ export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string,
   if (pool.length === 1) return { scope: pool[0] as string };
   if (pool.length > MAX_AMBIGUOUS_OWNERS) return { none: `${pool.length} scopes define ${exit.target}` };
   const ranked = [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
+  return { scope: ranked[0] as string };
+}
+
+/**
+ * A C call through a struct field may run any function stored into it: of the scopes storing one, the one
+ * the entry round found most relevant to the question (the field is what every implementation shares; the
+ * question says which is meant). Unlike a name, many owners are no reason to stop.
+ */
+function ownerOfField(field: string, from: string, ownership: Ownership, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
+  const binders = (ownership.bindersOf?.(field) ?? []).filter((s) => s !== from);
+  if (binders.length === 0) return { none: `no other scope stores a function into the field ${field}` };
+  const ranked = [...binders].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
   return { scope: ranked[0] as string };
 }
 

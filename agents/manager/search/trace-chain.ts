@@ -162,7 +162,9 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
     }
     const exit = probe.lead.exit;
     covered = cover(covered, exit.matches);
-    next = { scope: probe.owner, symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), callSite: exit.call_site };
+    // Through a C struct field, the owner said which of its functions it stored there, and where.
+    const callSite = probe.result.bound_at ? { ...exit.call_site, bound_at: probe.result.bound_at } : exit.call_site;
+    next = { scope: probe.owner, symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), callSite };
     pending = probe;
     fileHint = null;
   }
@@ -216,10 +218,10 @@ function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage):
 async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
   const exit = lead.exit as NonNullable<SearchLead["exit"]>;
   const covered = coveredAfter(result, lead, before);
-  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}) }, covered: Object.fromEntries(covered) };
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}), ...(exit.via === "field" ? { field: true } : {}) }, covered: Object.fromEntries(covered) };
   try {
     const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
-    if (!answered.result.resolved) return { failed: `${owner} does not define ${exit.target} as a function` };
+    if (!answered.result.resolved) return { failed: exit.via === "field" ? `${owner} stores no function the question names into the field ${exit.target}` : `${owner} does not define ${exit.target} as a function` };
     // The callee's own fields (doc, body) are known only to its owner: its relevance there is carried as
     // any step's is, and its best path adds what it newly covers.
     const now = coverageShare(request.question, covered);
@@ -280,7 +282,9 @@ async function chooseExit(
     const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
     const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
-    decisions.push({ at: "exit", detail: `left ${scope} by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
+    const bound = followed.result.bound_at;
+    const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
+    decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
     return { probe: followed, decisions, stop: "" };
   }
   const stop = wanted !== null

@@ -11,7 +11,14 @@ export interface CheckableStep {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: { file_path: string; line: number; text: string; sha256: string } | null;
+  call_site: (CitedLine & { bound_at?: CitedLine & { field: string } }) | null;
+}
+
+interface CitedLine {
+  file_path: string;
+  line: number;
+  text: string;
+  sha256: string;
 }
 
 export interface ChainCheck {
@@ -38,6 +45,12 @@ export function namesCallee(line: string, callee: string): boolean {
   return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
 }
 
+/** Whether a line stores the callee into the field (`.ndo_start_xmit = veth_xmit,`, `po->prot_hook.func = packet_rcv;`). */
+export function bindsCallee(line: string, field: string, callee: string): boolean {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w$])${escape(field)}\\s*=\\s*(\\([^)]*\\)\\s*)?&?\\s*${escape(lastName(callee))}([^\\w$]|$)`).test(line);
+}
+
 function asCitation(span: { file_path: string; line_start: number; line_end: number; sha256: string }): Citation {
   return { ...span, overlay: "O3", content: "", relevance: "", similarity: 1, similarity_kind: "exact" } as Citation;
 }
@@ -48,8 +61,9 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
   steps.forEach((step, i) => {
     spans.push(asCitation(step));
     owners.push(i);
-    if (step.call_site) {
-      spans.push(asCitation({ file_path: step.call_site.file_path, line_start: step.call_site.line, line_end: step.call_site.line, sha256: step.call_site.sha256 }));
+    for (const line of [step.call_site, step.call_site?.bound_at]) {
+      if (!line) continue;
+      spans.push(asCitation({ file_path: line.file_path, line_start: line.line, line_end: line.line, sha256: line.sha256 }));
       owners.push(i);
     }
   });
@@ -63,7 +77,18 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
     if (site) {
       const callee = step.role === "caller" ? target : step.symbol;
       const read = checks[owners.indexOf(i) + 1]?.text ?? site.text;
-      if (!namesCallee(read, callee)) return { kept: i, cut: { step: i, reason: `step ${i + 1}: ${site.file_path}:${site.line} does not call ${lastName(callee)}` }, citations_checked: checks.length, citations_verified: verified };
+      const bound = site.bound_at;
+      // Through a C struct field, the call line names the field and the binding line stores the callee into it.
+      const broken = bound
+        ? !namesCallee(read, bound.field)
+          ? `${site.file_path}:${site.line} does not call through the field ${bound.field}`
+          : !bindsCallee(checks[owners.indexOf(i) + 2]?.text ?? bound.text, bound.field, callee)
+            ? `${bound.file_path}:${bound.line} does not store ${lastName(callee)} into ${bound.field}`
+            : null
+        : !namesCallee(read, callee)
+          ? `${site.file_path}:${site.line} does not call ${lastName(callee)}`
+          : null;
+      if (broken) return { kept: i, cut: { step: i, reason: `step ${i + 1}: ${broken}` }, citations_checked: checks.length, citations_verified: verified };
     } else if (step.role !== "entry") {
       return { kept: i, cut: { step: i, reason: `step ${i + 1} (${step.symbol}) has no call line linking it to the chain` }, citations_checked: checks.length, citations_verified: verified };
     }

@@ -1,7 +1,7 @@
 // A scope's call graph at function level, built from the stored extraction: every function, method,
 // function-like macro and class is a node; each call inside one is an edge to the node it resolves to
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
-import type { CallSite, CodeSymbol, CrossScopeReference } from "../types.js";
+import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding } from "../types.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
@@ -20,11 +20,20 @@ export interface GraphNode {
   terms: NodeFieldTerms;
 }
 
+/** Where a function was stored into the field a call goes through (`.ndo_start_xmit = veth_xmit`). */
+export interface BindingSite {
+  field: string;
+  file_path: string;
+  line: number;
+}
+
 /** A call from one node to another inside the scope, at `line` of the caller's file. */
 export interface LocalEdge {
   to: number;
   line: number;
   callee: string;
+  /** A call through a field (`ops->ndo_start_xmit(…)`): where the callee was bound to that field. */
+  bound?: BindingSite;
 }
 
 /** A call leaving the scope: the called name, the module it came from when the code says, and where. */
@@ -35,8 +44,12 @@ export interface ExitEdge {
   callee: string;
   module?: string;
   line: number;
-  /** How the exit was found: a reference the extraction resolved as leaving the scope, or a member call (`obj.m()`) whose `m` the scope does not define. */
-  via: "reference" | "member";
+  /**
+   * How the exit was found: a reference the extraction resolved as leaving the scope, a member call
+   * (`obj.m()`) whose `m` the scope does not define, or a C call through a struct field
+   * (`ops->ndo_start_xmit(…)`, `target` the field) that other scopes may bind functions to.
+   */
+  via: "reference" | "member" | "field";
   /** A member call's object class, when the caller says it (`BytesGenerator` for `g.flatten()`). */
   receiver_class?: string;
 }
@@ -67,8 +80,10 @@ export class CallGraph {
   /** A class's last name → the last names of the bases it names. */
   private readonly bases = new Map<string, string[]>();
   private readonly hierarchyMemo = new Map<string, ReadonlySet<string>>();
+  /** A struct field → the scope's functions stored into it, with where (C). */
+  private readonly bound = new Map<string, { id: number; site: BindingSite }[]>();
 
-  constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs">) {
+  constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs"> & { bindings?: readonly FieldBinding[] }) {
     for (const symbol of data.symbols) {
       if (symbol.kind === "class") {
         const bases = basesOf(symbol.signature);
@@ -95,7 +110,30 @@ export class CallGraph {
         this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
       }
     }
+    this.bind(data.bindings ?? []);
     this.link(data.calls, data.crossScopeReferences);
+  }
+
+  /** The scope's functions stored into a struct field, with where each was bound. */
+  boundTo(field: string): readonly { node: GraphNode; site: BindingSite }[] {
+    return (this.bound.get(field) ?? []).map(({ id, site }) => ({ node: this.nodes[id] as GraphNode, site }));
+  }
+
+  /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */
+  boundFields(): string[] {
+    return [...this.bound.keys()].sort();
+  }
+
+  /** A binding names a function when the scope defines one by that name (the one in the binding's file first). */
+  private bind(bindings: readonly FieldBinding[]): void {
+    for (const b of bindings) {
+      const functions = this.named(b.target).filter((n) => n.kind === "function");
+      const inFile = functions.filter((n) => n.file_path === b.file_path);
+      const chosen = inFile.length > 0 ? inFile : functions.length === 1 ? functions : [];
+      const list = this.bound.get(b.field) ?? [];
+      for (const node of chosen) if (!list.some((e) => e.id === node.id)) list.push({ id: node.id, site: { field: b.field, file_path: b.file_path, line: b.line } });
+      if (list.length > 0) this.bound.set(b.field, list);
+    }
   }
 
   named(name: string): readonly GraphNode[] {
@@ -192,6 +230,13 @@ export class CallGraph {
         this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference" });
         continue;
       }
+      const field = fieldCalled(call);
+      if (field !== null) {
+        // C: a call through a struct field calls what was stored into it, here or in another scope.
+        for (const { id, site } of this.bound.get(field) ?? []) if (id !== caller.id) this.addEdge(caller.id, { to: id, line: call.line, callee: call.callee, bound: site });
+        this.addExit(caller.id, { target: field, callee: call.callee, line: call.line, via: "field" });
+        continue;
+      }
       const resolved = resolveCallee(call.callee, caller, index, call.receiver_class, call.module_file);
       if (resolved.kind === "local") {
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
@@ -210,9 +255,19 @@ export class CallGraph {
 
   private addExit(from: number, edge: ExitEdge): void {
     const list = this.exits.get(from) ?? [];
-    if (!list.some((e) => e.target === edge.target && e.module === edge.module)) list.push(edge);
+    if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via)) list.push(edge);
     this.exits.set(from, list);
   }
+}
+
+const C_FILE = /\.[ch]$/;
+/** `ops->ndo_start_xmit`, `skb_dst(skb)->input`, `(*po->prot_hook.func)`: the field a C call goes through. */
+const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
+
+/** The struct field a C call goes through, or null for a call by name (or in another language). */
+export function fieldCalled(call: Pick<CallSite, "callee" | "file_path">): string | null {
+  if (!C_FILE.test(call.file_path)) return null;
+  return THROUGH_FIELD.exec(call.callee)?.[1] ?? null;
 }
 
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */

@@ -3,7 +3,7 @@
 // collect the paths' exits — calls into other scopes — with the same score.
 import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import type { CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
+import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { tokenize } from "../retrieval/index.js";
 
 /** Functions expanded per request at most: bounds a request's CPU on a scope of 50,000 lines. */
@@ -19,6 +19,8 @@ export interface Reached {
   parent: Reached | null;
   /** The call site in the parent's body that calls this node. */
   callLine: number | null;
+  /** A call through a C struct field: where this node was stored into it. */
+  bound?: BindingSite;
   covered: Coverage;
   matches: TermMatch[];
   depth: number;
@@ -120,8 +122,9 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       if (seen.has(edge.to)) continue;
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
+      if (edge.bound && !picksImplementation(question, matches, edge.bound.field)) continue;
       const next = cover(state.covered, matches);
-      const child: Reached = { node, parent: state, callLine: edge.line, covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
       heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
     }
   }
@@ -147,6 +150,17 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
   const byScore = (a: RawLead, b: RawLead) => b.score - a.score || a.end.depth - b.end.depth;
   const byCoverage = (a: RawLead, b: RawLead) => b.coverage - DEPTH_COST * b.end.depth - (a.coverage - DEPTH_COST * a.end.depth) || a.end.depth - b.end.depth;
   return [...endings.sort(byCoverage).slice(0, MAX_LOCAL_LEADS), ...[...exits.values()].sort(byScore).slice(0, MAX_EXIT_LEADS)];
+}
+
+/**
+ * Many functions may be stored into one C struct field (every driver's `ndo_start_xmit`): a call through it
+ * is followed to one of them only when the question names that one by a word of its own name that the
+ * field's name does not have (`veth` of `veth_xmit`); otherwise the path would pick an implementation by
+ * chance.
+ */
+export function picksImplementation(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], field: string): boolean {
+  const fieldTerms = new Set(matchTerms(question, { name: new Set(tokenize(field)) }).map((m) => m.term));
+  return matches.some((m) => (m.field === "name" || m.field === "symbol") && !fieldTerms.has(m.term));
 }
 
 /** The nodes of a path from the entry to `end`, entry first. */

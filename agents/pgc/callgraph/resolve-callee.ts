@@ -13,11 +13,12 @@
 //  3. Through an object whose class the caller says (`g = BytesGenerator(fp); g.flatten()`, `new Doc().compile()`,
 //     a parameter typed `msg: Message`): that class's method `m`, or its bases'; none in the scope makes it
 //     a member exit naming the class.
-//  4. Through anything else (`obj.m()`, `mod.f()`, `a->ops->f()`, `ns::f()`): the definitions of `m`
+//  4. Through anything else (`obj.m()`, `mod.f()`, C++ `a->f()`, `ns::f()`): the definitions of `m`
 //     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
 //     else inside at most two classes a word of whose name the receiver is (`opener.open()` → `OpenerDirector.open`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
+//  (C calls through a struct field, `ops->f()`, are linked before these rules: call-graph.ts, fieldCalled.)
 // Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
 // object of unknown class (`obj.m()` with many `m`), decorators, and names built at run time (getattr,
 // computed keys).

@@ -3,9 +3,9 @@
 import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, unexplainedWords, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import type { CallGraph, GraphNode } from "./call-graph.js";
+import type { BindingSite, CallGraph, GraphNode } from "./call-graph.js";
 import { EntryIndex } from "./entry-index.js";
-import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, searchForward, type RawLead } from "./local-search.js";
+import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
 
 /** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
 export const MAX_CITED_LINES = 80;
@@ -53,12 +53,23 @@ export class ScopeSearch {
   }
 
   async expand(args: ExpandArgs): Promise<ExpandResult> {
-    const start = this.resolveEntry(args);
     if (args.mode === "callers") return this.callers(args);
-    if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
+    const bound = args.from.field ? this.boundEntry(args, match) : null;
+    const start = bound ? bound.node : args.from.field ? null : this.resolveEntry(args);
+    if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
-    return this.wire(raw);
+    const result = await this.wire(raw);
+    if (!bound) return result;
+    const at = await this.citeLine(bound.site.file_path, bound.site.line);
+    return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
+  }
+
+  /** Reached through a C struct field: of the functions this scope stores into it, the one bearing most on the question. */
+  private boundEntry(args: ExpandArgs, match: ReturnType<typeof nodeMatcher>): { node: GraphNode; site: BindingSite } | null {
+    const bound = this.graph.boundTo(args.from.symbol).filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol));
+    const score = (n: GraphNode) => relevance(args.question, match(n));
+    return [...bound].sort((a, b) => score(b.node) - score(a.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start)[0] ?? null;
   }
 
   /** The node `from` names: by name (a `Class.method` by both), preferring its file, then its module's file. */
@@ -136,7 +147,7 @@ export class ScopeSearch {
         }
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
-          const site = await this.callSite(reached.parent.node.file_path, reached.callLine);
+          const site = await this.callSite(reached.parent.node.file_path, reached.callLine, reached.bound);
           if (!site) {
             complete = false;
             break;
@@ -169,7 +180,15 @@ export class ScopeSearch {
     }
   }
 
-  private async callSite(file: string, line: number): Promise<CallSiteRef | null> {
+  /** A call line, cited; through a C struct field, with the line that stored the callee into it. */
+  private async callSite(file: string, line: number, bound?: BindingSite): Promise<CallSiteRef | null> {
+    const site = await this.citeLine(file, line);
+    if (!site || !bound) return site;
+    const at = await this.citeLine(bound.file_path, bound.line);
+    return at ? { ...site, bound_at: { field: bound.field, ...at } } : null;
+  }
+
+  private async citeLine(file: string, line: number): Promise<Omit<CallSiteRef, "bound_at"> | null> {
     const text = await this.source.read(file);
     if (text === null) return null;
     try {

@@ -1,7 +1,7 @@
 // Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
 import { crossScopeCalls } from "../parse/cross-scope-calls.js";
 import { linkImports } from "../parse/link-imports.js";
-import type { CallSite, CodeSymbol, CrossScopeReference, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
+import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
 import { OVERLAYS } from "../types.js";
 import { coherenceDocs } from "./coherence-overlay.js";
 import { DocIdAllocator } from "./doc-draft.js";
@@ -37,6 +37,8 @@ export interface ScopeExtraction {
   symbols: CodeSymbol[];
   imports: ImportEdge[];
   calls: CallSite[];
+  /** C: functions stored into struct fields, for calls through those fields. */
+  bindings: FieldBinding[];
   docs: IndexDoc[];
   crossScopeReferences: CrossScopeReference[];
   history: FileHistory[];
@@ -83,6 +85,7 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     symbols,
     imports: linked.imports,
     calls,
+    bindings: parsed.flatMap((file) => file.bindings ?? []),
     docs,
     crossScopeReferences: references,
     history: files.flatMap((file) => history?.files.get(file.path) ?? []),

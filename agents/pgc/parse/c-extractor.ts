@@ -24,6 +24,8 @@ const C_PATTERNS = [
   pattern("(preproc_function_def) @macro"),
   pattern("(preproc_include path: (_) @include)"),
   pattern("(call_expression) @call"),
+  pattern("(initializer_pair value: (_)) @binding"),
+  pattern("(assignment_expression left: (field_expression) right: (_)) @binding"),
   pattern("(static_assert_declaration) @static_assert", "static_assert_declaration"),
 ];
 
@@ -46,6 +48,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   macro: onMacro,
   include: onInclude,
   call: onCall,
+  binding: onBinding,
   static_assert: (ctx, node) => addAssertion(ctx, node, "static_assert"),
 };
 
@@ -186,6 +189,32 @@ function onCall(ctx: ExtractContext, node: Node): void {
     const { reason, severity } = rule;
     ctx.out.risks.push({ api: bare, reason, severity, line_start: startLine(node), line_end: endLine(node), caller });
   }
+}
+
+/** A function named as a value: `veth_xmit` or `&veth_xmit` (a cast around it is looked through). */
+function namedValue(node: Node | null): string | null {
+  let value = node;
+  while (value && (value.type === "pointer_expression" || value.type === "cast_expression" || value.type === "parenthesized_expression")) {
+    value = value.childForFieldName("argument") ?? value.childForFieldName("value") ?? value.namedChildren.at(-1) ?? null;
+  }
+  return value?.type === "identifier" ? value.text : null;
+}
+
+/**
+ * A name stored into a struct field — `.ndo_start_xmit = veth_xmit` in an initializer, `po->prot_hook.func
+ * = packet_rcv` in a body — the way C code registers a function to be called through that field. Whether
+ * the name is a function is decided when the scope is linked (agents/pgc/callgraph/call-graph.ts).
+ */
+function onBinding(ctx: ExtractContext, node: Node): void {
+  const isPair = node.type === "initializer_pair";
+  const target = namedValue(node.childForFieldName(isPair ? "value" : "right"));
+  if (!target) return;
+  const field = isPair
+    ? node.childrenForFieldName("designator").at(-1)
+    : node.childForFieldName("left")?.childForFieldName("field");
+  const name = field?.type === "field_designator" ? field.namedChildren[0]?.text : field?.type === "field_identifier" ? field.text : undefined;
+  if (!name) return;
+  ctx.out.bindings.push({ field: name, target, file_path: ctx.path, line: startLine(node.childForFieldName(isPair ? "value" : "right") ?? node) });
 }
 
 /**

@@ -1,5 +1,5 @@
 // What parsing one file yields: pure data, computed from the path and content alone.
-import type { CallSite, CodeSymbol, ImportEdge, Language } from "../types.js";
+import type { CallSite, CodeSymbol, FieldBinding, ImportEdge, Language } from "../types.js";
 
 /** A call site with what cross-scope analysis needs to know about its callee. */
 export interface ParsedCall extends CallSite {
@@ -59,6 +59,8 @@ export interface ParsedFile {
   symbols: CodeSymbol[];
   imports: ParsedImport[];
   calls: ParsedCall[];
+  /** C: names stored into struct fields (`.ndo_start_xmit = veth_xmit`), how functions are registered to be called through them. */
+  bindings: FieldBinding[];
   risks: RiskFinding[];
   assertions: AssertionSite[];
   bounds: NoteSpan[];
@@ -75,6 +77,7 @@ export function emptyParsedFile(path: string, language: Language): ParsedFile {
     symbols: [],
     imports: [],
     calls: [],
+    bindings: [],
     risks: [],
     assertions: [],
     bounds: [],

@@ -29,7 +29,7 @@ interface ChainStep {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: { file_path: string; line: number; text?: string } | null;
+  call_site: { file_path: string; line: number; text?: string; bound_at?: { field: string; file_path: string; line: number; text: string } } | null;
 }
 interface Answer {
   id: string;
@@ -163,6 +163,8 @@ function renderAnswer(answer: Answer): void {
         quote.textContent = step.call_site.text.trim();
         li.append(quote);
       }
+      const bound = step.call_site?.bound_at;
+      if (bound) li.append(Object.assign(document.createElement("span"), { className: "quote", textContent: `through ${bound.field}, set at ${bound.file_path}:${bound.line}: ${bound.text.trim()}` }));
       return li;
     }),
   );

@@ -2,10 +2,12 @@
 // the callee. A chain with a broken step is cut there, and says why.
 import { describe, expect, it } from "vitest";
 import { citationHash } from "../../../agents/protocol/index.js";
-import { checkChain, namesCallee, type CheckableStep } from "../../../agents/manager/validation/index.js";
+import { bindsCallee, checkChain, namesCallee, type CheckableStep } from "../../../agents/manager/validation/index.js";
 
 const FILES: Record<string, string> = {
   "a.py": ["def emit(record):", "    smtp = SMTP(host)", "    smtp.send_message(record)", ""].join("\n"),
+  "dev.c": ["int dev_queue_xmit(struct sk_buff *skb)", "{", "\treturn ops->ndo_start_xmit(skb, dev);", "}", ""].join("\n"),
+  "veth.c": ["static int veth_xmit(struct sk_buff *skb)", "{", "\treturn 0;", "}", "static const struct net_device_ops ops = {", "\t.ndo_open = veth_open,", "\t.ndo_start_xmit = veth_xmit,", "};", ""].join("\n"),
   "b.py": ["class SMTP:", "    def __init__(self, host):", "        self.connect(host)", "    def send_message(self, msg):", "        pass", ""].join("\n"),
 };
 const lines = (file: string, from: number, to: number) => (FILES[file] as string).split("\n").slice(from - 1, to).join("\n");
@@ -30,6 +32,29 @@ describe("checking a traced chain", () => {
     expect(cut.kept).toBe(1);
     expect(cut.cut?.reason).toContain("does not call send_message");
     const forged: CheckableStep = { ...ctor, sha256: "0".repeat(64) };
+    expect((await checkChain([entry, forged], sources)).kept).toBe(1);
+  });
+
+  it("takes a call through a C struct field only with the line that stored the callee into that field", async () => {
+    expect(bindsCallee("\t.ndo_start_xmit = veth_xmit,", "ndo_start_xmit", "veth_xmit")).toBe(true);
+    expect(bindsCallee("\tdev->ops.xmit = &loop_xmit;", "xmit", "loop_xmit")).toBe(true);
+    expect(bindsCallee("\t.ndo_open = veth_xmit_open,", "ndo_open", "veth_xmit")).toBe(false);
+    expect(bindsCallee("\t.ndo_start_xmit = veth_xmit,", "ndo_open", "veth_xmit")).toBe(false);
+    const entry: CheckableStep = { symbol: "dev_queue_xmit", role: "entry", ...span("dev.c", 1, 4), call_site: null };
+    const through = (bindingLine: number, field = "ndo_start_xmit"): CheckableStep => ({
+      symbol: "veth_xmit",
+      role: "callee",
+      ...span("veth.c", 1, 4),
+      call_site: { ...site("dev.c", 3), bound_at: { field, ...site("veth.c", bindingLine) } },
+    });
+    expect(await checkChain([entry, through(7)], sources)).toMatchObject({ kept: 2, cut: null, citations_checked: 4, citations_verified: 4 });
+    // Without the binding, the call line names only the field: the edge is not real.
+    expect((await checkChain([entry, { ...through(7), call_site: site("dev.c", 3) }], sources)).cut?.reason).toContain("does not call veth_xmit");
+    expect((await checkChain([entry, through(6)], sources)).cut?.reason).toContain("veth.c:6 does not store veth_xmit into ndo_start_xmit");
+    expect((await checkChain([entry, through(7, "ndo_stop")], sources)).cut?.reason).toContain("does not call through the field ndo_stop");
+    const forged = through(7);
+    const bound = forged.call_site?.bound_at;
+    if (bound) bound.sha256 = "0".repeat(64);
     expect((await checkChain([entry, forged], sources)).kept).toBe(1);
   });
 });

@@ -161,6 +161,31 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("keeps the names C stores into struct fields, in initializers and in bodies, through & and casts", async () => {
+    const content = [
+      "static const struct net_device_ops veth_ops = {",
+      "\t.ndo_open       = veth_open,",
+      "\t.ndo_start_xmit = &veth_xmit,",
+      "\t.mtu = 1500,",
+      "};",
+      "void setup(struct packet_sock *po, struct rtable *rth)",
+      "{",
+      "\tpo->prot_hook.func = packet_rcv;",
+      "\trth->dst.input = (dst_input_t)ip_local_deliver;",
+      "\tpo->count = other;",
+      "\tlocal = packet_rcv;",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "veth.c", content });
+    expect(parsed.bindings.map((b) => [b.field, b.target, b.line])).toEqual([
+      ["ndo_open", "veth_open", 2],
+      ["ndo_start_xmit", "veth_xmit", 3],
+      ["func", "packet_rcv", 8],
+      ["input", "ip_local_deliver", 9],
+      ["count", "other", 10],
+    ]);
+  });
+
   it("reads the calls in a function-like macro's body as the macro's, at their lines, but not its parameters or C keywords", async () => {
     const content = [
       "#define journal_start(inode, type, n) \\",

@@ -1,0 +1,164 @@
+// C calls through struct fields over a real fleet: the core calls `ops->ndo_start_xmit(…)`, two driver
+// scopes store their transmit functions into that field, and a traced chain crosses into the driver the
+// question names — with the call line and the line that stored the function into the field both cited,
+// hashed and checked — and into neither when the question names no driver.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { Manager } from "../../../agents/manager/manager.js";
+import { serveManager } from "../../../agents/manager/serve-manager.js";
+import { citationHash } from "../../../agents/protocol/index.js";
+import { MeshNode } from "../../../bus/index.js";
+import { ProcessSet } from "../../helpers/processes.js";
+
+const SOURCES: Record<string, string> = {
+  "net/core/dev.c": `#include <linux/netdevice.h>
+
+/**
+ * dev_queue_xmit - queue a buffer for transmission on its device
+ * @skb: the buffer to send
+ */
+int dev_queue_xmit(struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	const struct net_device_ops *ops = dev->netdev_ops;
+
+	if (!netif_running(dev))
+		return -1;
+	return ops->ndo_start_xmit(skb, dev);
+}
+
+int netif_running(struct net_device *dev)
+{
+	return dev->flags & 1;
+}
+
+int netif_rx(struct sk_buff *skb)
+{
+	return 0;
+}
+`,
+  "drivers/net/veth.c": `#include <linux/netdevice.h>
+
+/* veth_forward_skb - hand a frame to the peer device's receive path */
+static int veth_forward_skb(struct net_device *peer, struct sk_buff *skb)
+{
+	skb->dev = peer;
+	return netif_rx(skb);
+}
+
+/* veth_xmit - transmit a frame by delivering it to the veth peer */
+static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct veth_priv *priv = netdev_priv(dev);
+
+	return veth_forward_skb(priv->peer, skb);
+}
+
+static int veth_open(struct net_device *dev)
+{
+	return 0;
+}
+
+static const struct net_device_ops veth_netdev_ops = {
+	.ndo_open		= veth_open,
+	.ndo_start_xmit		= veth_xmit,
+};
+`,
+  "drivers/net/loopback.c": `#include <linux/netdevice.h>
+
+/* loopback_xmit - transmit a frame by looping it back to the receive path */
+static netdev_tx_t loopback_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	return netif_rx(skb);
+}
+
+static void loopback_setup(struct net_device *dev)
+{
+	dev->ops.ndo_start_xmit = &loopback_xmit;
+}
+`,
+};
+
+const SCOPES: Record<string, string> = { "net-core": "net/core", veth: "drivers/net/veth.c", loopback: "drivers/net/loopback.c" };
+
+let root: string;
+const processes = new ProcessSet();
+let node: MeshNode;
+let manager: Manager;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "mesh-field-"));
+  for (const [path, text] of Object.entries(SOURCES)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const registry = join(root, ".registry");
+  const cache = join(root, ".cache");
+  await Promise.all(Object.entries(SCOPES).map(([scope, path]) => processes.startWorker(scope, ["--root", root, "--scope-path", path, "--registry", registry, "--cache", cache])));
+  node = new MeshNode({ id: "manager", role: "manager", registryDir: registry, gossipMs: 200, heartbeatMs: 150, suspectMs: 500, expireMs: 1_500 });
+  await node.start();
+  await untilWorkers(node, 3);
+  manager = new Manager({ node, auditDir: join(root, ".audit"), root, logger: pino({ level: "silent" }) });
+  serveManager(node, manager);
+}, 120_000);
+
+afterAll(async () => {
+  await manager?.audit.flush();
+  await node?.stop();
+  processes.killAll();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Resolves once `node` sees `count` alive workers (on its join events, no polling). */
+function untilWorkers(mesh: MeshNode, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (mesh.peers().filter((p) => p.state === "alive" && p.card.role === "worker").length < count) return;
+      mesh.off("peer:join", check);
+      resolve();
+    };
+    mesh.on("peer:join", check);
+    check();
+  });
+}
+
+function lineOf(path: string, line: number): string {
+  return readFileSync(join(root, path), "utf8").split("\n")[line - 1] ?? "";
+}
+
+describe("a C call through a struct field, across scopes", () => {
+  it("crosses into the driver the question names, citing the call line and the line that stored the function", async () => {
+    const result = await manager.ask("How does dev_queue_xmit hand a frame to the veth driver?");
+    expect(result.outcome).toBe("chain");
+    const chain = result.chain ?? [];
+    expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 3)).toEqual(["net-core:dev_queue_xmit", "veth:veth_xmit", "veth:veth_forward_skb"]);
+    const step = chain[1];
+    expect(step?.call_site?.text).toContain("ops->ndo_start_xmit(skb, dev)");
+    const bound = step?.call_site?.bound_at;
+    expect(bound).toMatchObject({ field: "ndo_start_xmit", file_path: "drivers/net/veth.c" });
+    expect(citationHash(lineOf("drivers/net/veth.c", bound?.line ?? 0))).toBe(bound?.sha256);
+    expect(lineOf("drivers/net/veth.c", bound?.line ?? 0)).toMatch(/\.ndo_start_xmit\s*=\s*veth_xmit/);
+    for (const hop of result.knowledge_chain) expect(hop.verdict.status).toBe("accepted");
+    // The binding line is cited by the hop of the scope it is in.
+    expect(result.knowledge_chain.find((h) => h.scope === "veth")?.citations.some((c) => c.line_start === bound?.line)).toBe(true);
+    expect(result.answer).toMatch(/through the field ndo_start_xmit, set at drivers\/net\/veth\.c:\d+/);
+  });
+
+  it("picks the other implementation when the question names the other driver (`&loopback_xmit` in a body)", async () => {
+    const result = await manager.ask("How does dev_queue_xmit hand a frame to the loopback driver?");
+    const chain = result.chain ?? [];
+    expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["net-core:dev_queue_xmit", "loopback:loopback_xmit"]);
+    expect(chain[1]?.call_site?.bound_at?.text).toContain("dev->ops.ndo_start_xmit = &loopback_xmit;");
+  });
+
+  it("does not guess an implementation when the question names none", async () => {
+    const result = await manager.ask("How does dev_queue_xmit check the device is running before it transmits?");
+    const chain = result.chain ?? [];
+    expect(chain[0]?.symbol).toBe("dev_queue_xmit");
+    expect(chain.every((s) => s.scope === "net-core")).toBe(true);
+    expect(result.decisions?.some((d) => /ndo_start_xmit/.test(d.detail) && /stores no function the question names into the field ndo_start_xmit/.test(d.detail))).toBe(true);
+  });
+});

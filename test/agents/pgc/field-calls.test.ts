@@ -1,0 +1,130 @@
+// C calls through struct fields in one scope's call graph, over code parsed for real: a call through
+// `ops->f(…)` links to the functions the scope stores into `f`, with the line that stored each, and is also
+// an exit (another scope may store one); the search follows such an edge only to an implementation the
+// question names; the scope's facts list the fields it stores functions into.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { CallGraph, fieldCalled } from "../../../agents/pgc/callgraph/call-graph.js";
+import { picksImplementation } from "../../../agents/pgc/callgraph/local-search.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { matchTerms } from "../../../agents/search/relevance.js";
+import { citationHash } from "../../../agents/protocol/index.js";
+
+const SOURCES: Record<string, string> = {
+  "fs/read_write.c": [
+    "/* vfs_read - read from a file through its file operations */",
+    "ssize_t vfs_read(struct file *file, char *buf, size_t count)",
+    "{",
+    "\treturn file->f_op->read(file, buf, count);",
+    "}",
+    "",
+    "int vfs_open(struct file *file)",
+    "{",
+    "\treturn (*file->f_op->open)(file);",
+    "}",
+    "",
+  ].join("\n"),
+  "fs/pipe.c": [
+    "static ssize_t pipe_read(struct file *file, char *buf, size_t count)",
+    "{",
+    "\treturn copy_page_to_iter(file, buf, count);",
+    "}",
+    "",
+    "const struct file_operations pipefifo_fops = {",
+    "\t.read\t\t= pipe_read,",
+    "\t.llseek\t\t= no_llseek,",
+    "};",
+    "",
+  ].join("\n"),
+  "fs/null.c": [
+    "static ssize_t read_null(struct file *file, char *buf, size_t count)",
+    "{",
+    "\treturn 0;",
+    "}",
+    "",
+    "void null_init(struct file_operations *ops)",
+    "{",
+    "\tops->read = read_null;",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+let root: string;
+let cache: string;
+let pgc: Pgc;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "field-calls-"));
+  cache = mkdtempSync(join(tmpdir(), "field-calls-cache-"));
+  for (const [path, text] of Object.entries(SOURCES)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const opened = await openPgc({ scope: "fs", root, scopePaths: ["fs/"], cacheRoot: cache, logger: pino({ level: "silent" }) });
+  pgc = new Pgc("fs", ["fs/"], opened);
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
+
+describe("C calls through struct fields", () => {
+  it("knows the field a C call goes through, and only in C", () => {
+    expect(fieldCalled({ callee: "file->f_op->read", file_path: "fs/read_write.c" })).toBe("read");
+    expect(fieldCalled({ callee: "(*file->f_op->open)", file_path: "fs/read_write.c" })).toBe("open");
+    expect(fieldCalled({ callee: "dev.ops.xmit", file_path: "include/x.h" })).toBe("xmit");
+    expect(fieldCalled({ callee: "read_null", file_path: "fs/null.c" })).toBeNull();
+    expect(fieldCalled({ callee: "self.read", file_path: "io.py" })).toBeNull();
+  });
+
+  it("links a call through a field to every function the scope stores into it, with where, and makes it an exit", () => {
+    const graph = new CallGraph(pgc.data);
+    const [read] = graph.named("vfs_read");
+    const edges = graph.callsOf(read!.id).map((e) => ({ to: graph.nodes[e.to]?.name, bound: e.bound }));
+    expect(edges).toEqual([
+      { to: "read_null", bound: { field: "read", file_path: "fs/null.c", line: 8 } },
+      { to: "pipe_read", bound: { field: "read", file_path: "fs/pipe.c", line: 7 } },
+    ]);
+    expect(graph.exitsOf(read!.id)).toEqual([expect.objectContaining({ target: "read", via: "field", line: 4 })]);
+    // `no_llseek` is no function of the scope: nothing is bound to `llseek`.
+    expect(graph.boundFields()).toEqual(["read"]);
+    expect(pgc.facts().fields).toEqual(["read"]);
+  });
+
+  it("follows the field to the implementation the question names, and to none when it names none", async () => {
+    const named = parseQuestion("How does vfs_read read from a pipe?");
+    const result = await pgc.search().expand({ question: named, mode: "forward", from: { symbol: "vfs_read" }, covered: {} });
+    const path = result.leads.map((l) => l.path.map((i) => result.steps[i]?.symbol).join(" > "));
+    expect(path).toContain("vfs_read > pipe_read");
+    const lead = result.leads.find((l) => l.path.length === 2);
+    const bound = lead?.call_sites[0]?.bound_at;
+    expect(bound).toMatchObject({ field: "read", file_path: "fs/pipe.c", line: 7 });
+    const line = readFileSync(join(root, "fs/pipe.c"), "utf8").split("\n")[6] ?? "";
+    expect(bound?.sha256).toBe(citationHash(line));
+    const unnamed = parseQuestion("How does vfs_read read from a file?");
+    const plain = await pgc.search().expand({ question: unnamed, mode: "forward", from: { symbol: "vfs_read" }, covered: {} });
+    expect(plain.leads.every((l) => l.path.length === 1)).toBe(true);
+  });
+
+  it("enters a scope through a field at the function it stores there that the question names", async () => {
+    const question = parseQuestion("How is a read from a pipe answered?");
+    const result = await pgc.search().expand({ question, mode: "forward", from: { symbol: "read", field: true, called: true }, covered: {} });
+    expect(result.steps[0]?.symbol).toBe("pipe_read");
+    expect(result.bound_at).toMatchObject({ field: "read", file_path: "fs/pipe.c", line: 7, text: "\t.read\t\t= pipe_read," });
+    const none = await pgc.search().expand({ question: parseQuestion("How is a file read?"), mode: "forward", from: { symbol: "read", field: true }, covered: {} });
+    expect(none.resolved).toBe(false);
+  });
+
+  it("counts only words of the implementation's own name that the field's name lacks", () => {
+    const question = parseQuestion("How does the pipe read data?");
+    const matches = (name: string) => matchTerms(question, { name: new Set([name]) });
+    expect(picksImplementation(question, matches("pipe"), "read")).toBe(true);
+    expect(picksImplementation(question, matches("read"), "read")).toBe(false);
+  });
+});
