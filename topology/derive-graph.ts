@@ -36,6 +36,8 @@ export interface ScopeFacts {
   references: CodeReference[];
   /** C struct fields the scope stores its functions into (`.ndo_start_xmit = veth_xmit`): a call through one of them elsewhere may run its code. */
   fields?: string[];
+  /** C struct fields the scope's code calls through (`ops->ndo_start_xmit(…)`), with their call sites. */
+  field_calls?: Record<string, number>;
   metadata?: ScopeMetadata;
 }
 

@@ -11,6 +11,8 @@ export interface Ownership {
   callersOf?(symbol: string): readonly { scope: string; count: number }[];
   /** Scopes storing functions into a C struct field (`.ndo_start_xmit = veth_xmit`): where a call through it may go. */
   bindersOf?(field: string): readonly string[];
+  /** Scopes calling through a C struct field, most call sites first: who may call the functions stored into it. */
+  fieldCallersOf?(field: string): readonly { scope: string; count: number }[];
 }
 
 /** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
@@ -40,12 +42,13 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
  */
 export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<string>): Ownership {
   const keep = (scopes: readonly string[]) => scopes.filter((s) => allowed.has(s));
-  const { ownersOfPath, ownersUnder, callersOf, bindersOf } = ownership;
+  const { ownersOfPath, ownersUnder, callersOf, bindersOf, fieldCallersOf } = ownership;
   return {
     ownersOf: (symbol) => keep(ownership.ownersOf(symbol)),
     ...(ownersOfPath ? { ownersOfPath: (path: string) => keep(ownersOfPath.call(ownership, path)) } : {}),
     ...(ownersUnder ? { ownersUnder: (dir: string) => keep(ownersUnder.call(ownership, dir)) } : {}),
     ...(callersOf ? { callersOf: (symbol: string) => callersOf.call(ownership, symbol).filter((c) => allowed.has(c.scope)) } : {}),
     ...(bindersOf ? { bindersOf: (field: string) => keep(bindersOf.call(ownership, field)) } : {}),
+    ...(fieldCallersOf ? { fieldCallersOf: (field: string) => fieldCallersOf.call(ownership, field).filter((c) => allowed.has(c.scope)) } : {}),
   };
 }

@@ -120,6 +120,17 @@ export class ScopeMap {
     return this.binders.get(field) ?? [];
   }
 
+  /** Scopes calling through a C struct field, most call sites first, from the facts. */
+  fieldCallersOf(field: string): readonly { scope: string; count: number }[] {
+    const out: { scope: string; count: number }[] = [];
+    for (const [scope, facts] of this.facts) {
+      const calls = facts.field_calls;
+      const count = calls && Object.hasOwn(calls, field) ? calls[field] : undefined;
+      if (typeof count === "number" && count > 0) out.push({ scope, count });
+    }
+    return out.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
+  }
+
   /** Scopes calling a symbol they do not define, most call sites first. */
   callersOf(symbol: string): readonly { scope: string; count: number }[] {
     return [...(this.callers.get(symbol) ?? [])].map(([scope, count]) => ({ scope, count })).sort((a, b) => b.count - a.count);

@@ -8,7 +8,7 @@ import { moduleNames, retrieve, type EdgeMap, type RetrievalPgc } from "./retrie
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
-import { CallGraph } from "./callgraph/call-graph.js";
+import { CallGraph, fieldCalled } from "./callgraph/call-graph.js";
 import { ScopeSearch } from "./callgraph/scope-search.js";
 
 export interface PgcQueryOptions {
@@ -119,12 +119,20 @@ export class Pgc {
     // C struct fields this scope stores its functions into: a call through one elsewhere may land here.
     const functions = new Set(this.data.symbols.filter((s) => s.kind === "function").map((s) => s.name));
     const fields = [...new Set((this.data.bindings ?? []).filter((b) => functions.has(b.target)).map((b) => b.field))].sort();
+    // And the fields its code calls through (`ops->ndo_start_xmit(…)`), with how many call sites: who may call those functions.
+    const counts = new Map<string, number>();
+    for (const call of this.data.calls) {
+      const field = fieldCalled(call);
+      if (field !== null) counts.set(field, (counts.get(field) ?? 0) + 1);
+    }
+    const through = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
     return {
       scope: this.scope,
       paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
       symbols,
       references: aggregateReferences(this.data.crossScopeReferences),
       ...(fields.length > 0 ? { fields } : {}),
+      ...(Object.keys(through).length > 0 ? { field_calls: through } : {}),
     };
   }
 

@@ -73,6 +73,9 @@ const lineFields = {
 /** The line that stored a function into the struct field a call goes through (`.ndo_start_xmit = veth_xmit,`). */
 export const BindingSiteSchema = z.strictObject({ field: nameField, ...lineFields });
 
+/** Struct fields reported per entry at most. */
+export const MAX_ENTRY_FIELDS = 8;
+
 export const CallSiteSchema = z.strictObject({
   ...lineFields,
   /** A C call through a field (`ops->ndo_start_xmit(skb, dev)`): where the callee was stored into that field. */
@@ -138,6 +141,8 @@ export const ExpandResultSchema = z.strictObject({
   resolved: z.boolean(),
   /** With `from.field`: where the chosen entry was stored into the field. */
   bound_at: BindingSiteSchema.optional(),
+  /** Forward mode, C: where this scope stores the entry into struct fields (code elsewhere calls it through them). */
+  entry_fields: listField(BindingSiteSchema, MAX_ENTRY_FIELDS).optional(),
   steps: listField(SearchStepSchema, MAX_SEARCH_STEPS),
   leads: listField(SearchLeadSchema, MAX_SEARCH_LEADS),
 });

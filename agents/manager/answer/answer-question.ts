@@ -95,9 +95,10 @@ function citationsByHop(hops: readonly TracedHop[], kept: ReadonlySet<ChainStep>
       if (s.call_site) {
         const owner = k === 0 && s.role === "callee" && i > 0 ? i - 1 : i;
         out[owner]?.push({ file_path: s.call_site.file_path, line_start: s.call_site.line, line_end: s.call_site.line, sha256: s.call_site.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
-        // The line storing the callee into the field a call goes through is in the callee's scope.
+        // The line storing the callee into the field a call goes through is in the callee's scope (for a
+        // caller, the called function's: the first hop's).
         const bound = s.call_site.bound_at;
-        if (bound) out[i]?.push({ file_path: bound.file_path, line_start: bound.line, line_end: bound.line, sha256: bound.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
+        if (bound) out[s.role === "caller" ? 0 : i]?.push({ file_path: bound.file_path, line_start: bound.line, line_end: bound.line, sha256: bound.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
       }
       out[i]?.push({ file_path: s.file_path, line_start: s.line_start, line_end: s.line_end, sha256: s.sha256, similarity: 1, similarity_kind: "exact", overlay: "O1" });
     }

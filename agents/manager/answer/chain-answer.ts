@@ -18,10 +18,10 @@ function quote(text: string): string {
 export function stepLines(step: ChainStep, index: number, previous: ChainStep | undefined, first: ChainStep | undefined): string[] {
   const site = step.call_site;
   if (step.role === "entry" || !site) return [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}]`];
-  if (step.role === "caller") {
-    return [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}] calls ${first?.symbol ?? "it"} at ${site.file_path}:${site.line}`, `     ${site.line} | ${quote(site.text)}`];
-  }
-  const lines = [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
+  const lines =
+    step.role === "caller"
+      ? [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}] calls ${first?.symbol ?? "it"} at ${site.file_path}:${site.line}`, `     ${site.line} | ${quote(site.text)}`]
+      : [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
   // Through a C struct field: the line that stored the callee into it is what makes the edge.
   const bound = site.bound_at;
   if (bound) lines.push(`     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);

@@ -119,6 +119,13 @@ export class CallGraph {
     return (this.bound.get(field) ?? []).map(({ id, site }) => ({ node: this.nodes[id] as GraphNode, site }));
   }
 
+  /** Where the scope stores a function into struct fields (`.ndo_start_xmit = veth_xmit`): how other code calls it. */
+  bindingsOf(node: GraphNode): BindingSite[] {
+    const out: BindingSite[] = [];
+    for (const list of this.bound.values()) for (const { id, site } of list) if (id === node.id) out.push(site);
+    return out;
+  }
+
   /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */
   boundFields(): string[] {
     return [...this.bound.keys()].sort();

@@ -1,9 +1,9 @@
 // The worker side of the ops `entry` and `expand` (protocol/search.ts): the scope's best entry points for
 // a question, and its best local paths from one entry with their exits, every step cited and hashed.
-import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
+import { citationHash, MAX_CALL_SITE_CHARS, MAX_ENTRY_FIELDS, type BindingSiteRef, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, unexplainedWords, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import type { BindingSite, CallGraph, GraphNode } from "./call-graph.js";
+import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { EntryIndex } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
 
@@ -59,10 +59,20 @@ export class ScopeSearch {
     const start = bound ? bound.node : args.from.field ? null : this.resolveEntry(args);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
-    const result = await this.wire(raw);
+    const result = await this.withFields(await this.wire(raw), start);
     if (!bound) return result;
     const at = await this.citeLine(bound.site.file_path, bound.site.line);
     return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
+  }
+
+  /** The binding lines storing the entry into struct fields, cited (how code elsewhere calls it). */
+  private async withFields(result: ExpandResult, entry: GraphNode): Promise<ExpandResult> {
+    const fields: BindingSiteRef[] = [];
+    for (const site of this.graph.bindingsOf(entry).slice(0, MAX_ENTRY_FIELDS)) {
+      const at = await this.citeLine(site.file_path, site.line);
+      if (at) fields.push({ field: site.field, ...at });
+    }
+    return fields.length > 0 ? { ...result, entry_fields: fields } : result;
   }
 
   /** Reached through a C struct field: of the functions this scope stores into it, the one bearing most on the question. */
@@ -102,7 +112,8 @@ export class ScopeSearch {
     const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
     const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     // Not a function calling itself (`clone` recursing); a method wrapping the name (`inst.clone = … core.clone(…)`) is a caller.
-    const found = this.graph.callersOf(name).filter((c) => !(c.node.name === name && c.callee === name));
+    // Through a struct field (`from.field`): only the calls through that field (`ops->ndo_start_xmit(…)`).
+    const found = this.graph.callersOf(name).filter((c) => (args.from.field ? fieldCalled({ callee: c.callee, file_path: c.node.file_path }) === name : !(c.node.name === name && c.callee === name)));
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {

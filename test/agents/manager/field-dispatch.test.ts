@@ -161,4 +161,19 @@ describe("a C call through a struct field, across scopes", () => {
     expect(chain.every((s) => s.scope === "net-core")).toBe(true);
     expect(result.decisions?.some((d) => /ndo_start_xmit/.test(d.detail) && /stores no function the question names into the field ndo_start_xmit/.test(d.detail))).toBe(true);
   });
+
+  it("answers who calls a function stored into a field: the functions calling through that field, with both lines", async () => {
+    const result = await manager.ask("Who calls veth_xmit?");
+    const chain = result.chain ?? [];
+    expect(chain.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["veth:veth_xmit", "net-core:dev_queue_xmit"]);
+    const site = chain[1]?.call_site;
+    expect(site?.text).toContain("ops->ndo_start_xmit(skb, dev)");
+    expect(site?.bound_at?.text).toMatch(/\.ndo_start_xmit\s*=\s*veth_xmit/);
+    for (const hop of result.knowledge_chain) expect(hop.verdict.status).toBe("accepted");
+    // The binding line is cited with veth_xmit's own scope, the call line with the caller's.
+    expect(result.knowledge_chain.find((h) => h.scope === "veth")?.citations.some((c) => c.line_start === site?.bound_at?.line)).toBe(true);
+    expect(result.knowledge_chain.find((h) => h.scope === "net-core")?.citations.some((c) => c.line_start === site?.line)).toBe(true);
+    expect(result.decisions?.some((d) => /veth stores veth_xmit into the field ndo_start_xmit .*net-core call through it/.test(d.detail))).toBe(true);
+  });
 });
+

@@ -95,6 +95,15 @@ describe("C calls through struct fields", () => {
     // `no_llseek` is no function of the scope: nothing is bound to `llseek`.
     expect(graph.boundFields()).toEqual(["read"]);
     expect(pgc.facts().fields).toEqual(["read"]);
+    expect(pgc.facts().field_calls).toEqual({ open: 1, read: 1 });
+  });
+
+  it("says where an entry is stored into fields, and lists only the calls through a field as its callers", async () => {
+    const question = parseQuestion("Who calls pipe_read?");
+    const own = await pgc.search().expand({ question, mode: "forward", from: { symbol: "pipe_read" }, covered: {}, max_depth: 0 });
+    expect(own.entry_fields).toEqual([expect.objectContaining({ field: "read", file_path: "fs/pipe.c", line: 7, text: "\t.read\t\t= pipe_read," })]);
+    const callers = await pgc.search().expand({ question, mode: "callers", from: { symbol: "read", field: true }, covered: {}, max_depth: 0 });
+    expect(callers.leads.map((l) => [callers.steps[l.path[0] ?? -1]?.symbol, l.exit?.call_site.text])).toEqual([["vfs_read", "\treturn file->f_op->read(file, buf, count);"]]);
   });
 
   it("follows the field to the implementation the question names, and to none when it names none", async () => {
