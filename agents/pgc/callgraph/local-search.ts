@@ -122,7 +122,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       if (seen.has(edge.to)) continue;
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
-      if (edge.bound && !picksImplementation(question, matches, edge.bound.field)) continue;
+      if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const next = cover(state.covered, matches);
       const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
       heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
@@ -155,12 +155,13 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
 /**
  * Many functions may be stored into one C struct field (every driver's `ndo_start_xmit`): a call through it
  * is followed to one of them only when the question names that one by a word of its own name that the
- * field's name does not have (`veth` of `veth_xmit`); otherwise the path would pick an implementation by
- * chance.
+ * field's name does not have (`veth` of `veth_xmit`) and the chain does not cover yet; otherwise the path
+ * would pick an implementation by chance.
  */
-export function picksImplementation(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], field: string): boolean {
+export function picksImplementation(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], field: string, covered: Coverage = new Map()): boolean {
   const fieldTerms = new Set(matchTerms(question, { name: new Set(tokenize(field)) }).map((m) => m.term));
-  return matches.some((m) => (m.field === "name" || m.field === "symbol") && !fieldTerms.has(m.term));
+  // A word the chain already covers as well (`netdev` after `netdev_start_xmit`) picks nothing.
+  return matches.some((m) => (m.field === "name" || m.field === "symbol") && !fieldTerms.has(m.term) && (covered.get(m.term) ?? 0) < m.strength);
 }
 
 /** The nodes of a path from the entry to `end`, entry first. */

@@ -1,7 +1,7 @@
 // The worker side of the ops `entry` and `expand` (protocol/search.ts): the scope's best entry points for
 // a question, and its best local paths from one entry with their exits, every step cited and hashed.
 import { citationHash, MAX_CALL_SITE_CHARS, MAX_ENTRY_FIELDS, type BindingSiteRef, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
-import { matchTerms, relevance, unexplainedWords, type TermMatch } from "../../search/relevance.js";
+import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { EntryIndex } from "./entry-index.js";
@@ -77,8 +77,10 @@ export class ScopeSearch {
 
   /** Reached through a C struct field: of the functions this scope stores into it, the one bearing most on the question. */
   private boundEntry(args: ExpandArgs, match: ReturnType<typeof nodeMatcher>): { node: GraphNode; site: BindingSite } | null {
-    const bound = this.graph.boundTo(args.from.symbol).filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol));
-    const score = (n: GraphNode) => relevance(args.question, match(n));
+    const covered: Coverage = new Map(Object.entries(args.covered));
+    const bound = this.graph.boundTo(args.from.symbol).filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol, covered));
+    // What each adds to the chain so far, as any step is scored.
+    const score = (n: GraphNode) => stepScore(args.question, match(n), covered);
     return [...bound].sort((a, b) => score(b.node) - score(a.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start)[0] ?? null;
   }
 
