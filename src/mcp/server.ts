@@ -12,142 +12,15 @@ import type { MultiHopResult } from "../../agents/manager/answer/result.js";
 import { recheckCitations } from "../../agents/manager/recheck.js";
 import { GROUNDING_STRATEGIES, OVERLAY_IDS } from "../../agents/protocol/index.js";
 import { parseGraphJson, renderGraph } from "../../topology/index.js";
-import { CliError } from "../cli/exit-codes.js";
 import { buildTask, delegateTask, liveScopes, UnknownScopeError } from "../delegation.js";
 import { delegatePlan } from "../plans/index.js";
 import { PlanSchema } from "../plans/plan.js";
 import { formatResult } from "../multi-hop-report.js";
 import type { FleetLink } from "../fleet/fleet-link.js";
+import { guarded, progress, type CallContext } from "./tool-errors.js";
+import { agentRows, agentShape, agentsText, answerOutput, answerShape, citationShape } from "./tool-shapes.js";
 
 export const SERVER_NAME = "lattice-mesh";
-
-/** The tool-call context the SDK hands a callback: cancellation, and a way to report progress. */
-interface CallContext {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
-  sendNotification: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void>;
-}
-
-/** A failure as an MCP tool error: our code, what happened, and what to do about it. */
-export function toolError(error: unknown): CallToolResult {
-  const e = error as Error & { code?: string; hint?: string };
-  const code = error instanceof CliError ? cliCode(error) : (e.code ?? "failed");
-  const hint = e.hint ?? hintFor(code);
-  return { isError: true, content: [{ type: "text", text: `[${code}] ${e.message}${hint ? ` — ${hint}` : ""}` }] };
-}
-
-function cliCode(error: CliError): string {
-  if (/no fleet is running|lost its manager|no manager/.test(error.message)) return "no_fleet";
-  if (/fleets are running/.test(error.message)) return "several_fleets";
-  return "failed";
-}
-
-function hintFor(code: string): string | undefined {
-  switch (code) {
-    case "unknown_scope":
-      return "call list_agents for the fleet's scopes";
-    case "hop_limit":
-      return "raise max_hops, or ask from a scope nearer the target";
-    case "no_path":
-      return "the topology has no route between those scopes; call topology, or drop `to`";
-    case "timeout":
-      return "the fleet did not answer in time; it may be busy or still indexing — call list_agents";
-    case "invalid_plan":
-    case "duplicate_id":
-    case "unknown_dependency":
-    case "dependency_cycle":
-      return "nothing ran; fix the plan and call delegate_plan again";
-    case "DELEGATION_DEPTH_EXCEEDED":
-      return "nothing ran; at that depth, do the work inline (seed 004)";
-    case "unauthorized":
-      return "the fleet's access policy (mesh-policy.json) does not grant this key that op on that scope, or its keyring does not admit the key; see `mesh keys list`";
-    case "cancelled":
-      return "the call was cancelled; the task was cancelled on its worker";
-    default:
-      return undefined;
-  }
-}
-
-async function progress(context: CallContext, step: number, total: number, message: string): Promise<void> {
-  const token = context._meta?.progressToken;
-  if (token === undefined) return;
-  await context.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total, message } }).catch(() => undefined);
-}
-
-/** Runs a tool body; any failure becomes a tool error, never a dropped connection. */
-async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await body();
-  } catch (error) {
-    return toolError(error);
-  }
-}
-
-const citationShape = z.object({ file_path: z.string(), line_start: z.number(), line_end: z.number(), sha256: z.string() });
-const chainStepShape = z.object({
-  scope: z.string(),
-  agent: z.string(),
-  symbol: z.string(),
-  file_path: z.string(),
-  line_start: z.number(),
-  line_end: z.number(),
-  sha256: z.string(),
-  call_site: z
-    .object({
-      file_path: z.string(),
-      line: z.number(),
-      text: z.string(),
-      sha256: z.string(),
-      bound_at: z.object({ field: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("a C call through a struct field: the line that stored the callee into it"),
-    })
-    .nullable(),
-});
-const answerShape = {
-  id: z.string().describe("the answer's id: `trace` replays it"),
-  question: z.string(),
-  outcome: z.enum(["chain", "partial", "no_chain"]).optional().describe("a whole chain, one cut at a step that failed its check, or none found"),
-  confidence: z.enum(["high", "medium", "low"]).optional(),
-  coverage: z.number().optional().describe("share of the question's weighted terms the chain covers"),
-  query_path: z.array(z.string()).describe("the scopes the answer went through, in order"),
-  chain: z.array(chainStepShape).optional().describe("the traced path: each step calls the next at its call_site line"),
-  hops: z.array(z.object({ scope: z.string(), agent: z.string(), verdict: z.string(), citations_checked: z.number(), citations_verified: z.number(), citations: z.array(citationShape) })),
-  decisions: z.array(z.object({ at: z.string(), detail: z.string() })).optional().describe("why the search started, went and stopped where it did"),
-  answer: z.string(),
-  stopped_because: z.string(),
-};
-
-function answerOutput(result: MultiHopResult): z.infer<z.ZodObject<typeof answerShape>> {
-  return {
-    id: result.id,
-    question: result.question,
-    ...(result.outcome ? { outcome: result.outcome } : {}),
-    ...(result.confidence ? { confidence: result.confidence } : {}),
-    ...(result.coverage !== undefined ? { coverage: result.coverage } : {}),
-    query_path: result.query_path,
-    ...(result.chain ? { chain: result.chain } : {}),
-    hops: result.knowledge_chain.map((h) => ({
-      scope: h.scope,
-      agent: h.agent,
-      verdict: h.verdict.status,
-      citations_checked: h.verdict.citations_checked,
-      citations_verified: h.verdict.citations_verified,
-      citations: h.citations.map(({ file_path, line_start, line_end, sha256 }) => ({ file_path, line_start, line_end, sha256 })),
-    })),
-    ...(result.decisions ? { decisions: result.decisions } : {}),
-    answer: result.answer,
-    stopped_because: result.safety.stopped_because,
-  };
-}
-
-const agentShape = z.object({ id: z.string(), scope: z.string(), state: z.string(), load: z.number(), index_revision: z.string(), protocol_versions: z.array(z.string()), executor: z.string(), endpoint: z.string() });
-
-function agentRows(agents: readonly AgentInfo[]): z.infer<typeof agentShape>[] {
-  return agents.map(({ id, scope, state, load, index_revision, protocol_versions, executor, endpoint }) => ({ id, scope, state, load, index_revision, protocol_versions, executor, endpoint }));
-}
-
-function agentsText(agents: readonly AgentInfo[]): string {
-  return agents.map((a) => `${a.scope}  ${a.id}  ${a.state}  load ${a.load}  index ${a.index_revision}`).join("\n") || "(no workers)";
-}
 
 /** An answer's audit record, from the manager (which writes it behind the answer and flushes before it looks). */
 async function findRecord(link: FleetLink, id: string): Promise<{ record: MultiHopResult; root: string }> {

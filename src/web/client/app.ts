@@ -3,52 +3,8 @@
 // Bundled by scripts/build-bundle.mjs into dist/web/app.js; typed against the DOM (tsconfig.json here).
 import type { AuditEntry, CitedLines } from "../types.js";
 import { ScopeGraphView, topSymbols, type Health, type Topology } from "./graph.js";
+import type { Agent, Agents, Answer, ChainStep, FeedItem } from "./shapes.js";
 
-interface Agent {
-  id: string;
-  scope: string;
-  state: string;
-  load: number;
-  index_revision: string;
-  documents: number;
-  symbols: number;
-  lines: number;
-  endpoint: string;
-  host: string;
-  scope_paths: string[];
-  uptime_hint_ms: number | null;
-}
-interface Agents {
-  root: string;
-  agents: Agent[];
-}
-interface ChainStep {
-  scope: string;
-  symbol: string;
-  file_path: string;
-  line_start: number;
-  line_end: number;
-  sha256: string;
-  call_site: { file_path: string; line: number; text?: string; bound_at?: { field: string; file_path: string; line: number; text: string } } | null;
-}
-interface Answer {
-  id: string;
-  question?: string;
-  outcome?: string;
-  confidence?: string;
-  query_path?: string[];
-  chain?: ChainStep[];
-  answer?: string;
-  error?: { code: string; message: string };
-}
-interface FeedItem {
-  id: string;
-  question: string;
-  outcome: string;
-  confidence: string;
-  scopes: string[];
-  steps: number;
-}
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
