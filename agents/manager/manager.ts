@@ -256,6 +256,7 @@ export class Manager {
           scopes,
           graph,
           ownership,
+          surface: this.scopeMap.surface(),
           askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
           expand: async (scope, args, trail) => {
             const { result: expanded, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
 import { applyOverrides, deriveScopeGraph, ScopeGraph, type Overrides, type ScopeFacts, type UnresolvedReference } from "../../topology/index.js";
 import type { AgentsDirectory } from "./agents-directory.js";
+import { PublicSurface } from "./entry/public-surface.js";
 
 export const FACTS_TIMEOUT_MS = 10_000;
 
@@ -22,6 +23,7 @@ export class ScopeMap {
   /** scope → index revision the facts were fetched at. */
   private revisions = new Map<string, string>();
   private owners = new Map<string, string[]>();
+  private surfaceValue: PublicSurface | null = null;
   /** C struct field → the scopes storing functions into it. */
   private binders = new Map<string, string[]>();
   /** symbol → scope → call sites, from the call references every scope reports leaving it. */
@@ -83,6 +85,7 @@ export class ScopeMap {
     this.revisions = revisions;
     this.owners = new Map();
     for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
+    this.surfaceValue = PublicSurface.of([...next.values()].flatMap((facts) => facts.reexports ?? []));
     this.binders = new Map();
     for (const [scope, facts] of next) for (const field of facts.fields ?? []) this.binders.set(field, [...(this.binders.get(field) ?? []), scope]);
     this.callers = new Map();
@@ -113,6 +116,11 @@ export class ScopeMap {
   /** Scopes that define a symbol, from the facts. */
   ownersOf(symbol: string): readonly string[] {
     return this.owners.get(symbol) ?? [];
+  }
+
+  /** The TS/JS public surface the fleet's re-exports draw from its entry module, or null when there is none. */
+  surface(): PublicSurface | null {
+    return this.surfaceValue;
   }
 
   /** Scopes storing functions into a C struct field, from the facts. */

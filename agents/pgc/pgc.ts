@@ -1,5 +1,6 @@
 // One scope's PGC in memory: retrieval with calibrated similarity, checkable citations, `ask`, and
 // the code facts (symbols, cross-scope references) the manager builds its topology from.
+import { posix } from "node:path";
 import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { CodeReference, ScopeFacts } from "../../topology/index.js";
 import { askResult } from "./ask.js";
@@ -126,6 +127,11 @@ export class Pgc {
       if (field !== null) counts.set(field, (counts.get(field) ?? 0) + 1);
     }
     const through = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
+    // TS/JS re-exports (`export … from "./m.js"`), root-relative: the manager follows them from the package's entry module.
+    const reexports = this.data.imports.filter((e) => e.reexport).flatMap((e) => {
+      const to = e.resolved_path ?? (/^\.\.?\//.test(e.target) ? posix.normalize(posix.join(posix.dirname(e.file_path), e.target)) : null);
+      return to === null ? [] : [{ from: e.file_path, to }];
+    });
     return {
       scope: this.scope,
       paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
@@ -133,6 +139,7 @@ export class Pgc {
       references: aggregateReferences(this.data.crossScopeReferences),
       ...(fields.length > 0 ? { fields } : {}),
       ...(Object.keys(through).length > 0 ? { field_calls: through } : {}),
+      ...(reexports.length > 0 ? { reexports } : {}),
     };
   }
 

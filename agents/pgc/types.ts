@@ -83,6 +83,8 @@ export interface ImportEdge {
   line: number;
   /** The target resolved to a file inside this scope, when it does resolve. */
   resolved_path?: string;
+  /** TS/JS `export … from "m"`: the file re-exports what `m` exports (how a package's entry module builds its public API). */
+  reexport?: boolean;
 }
 
 /** A call site: `callee` is the called name as written; `caller` the enclosing function, if any. */

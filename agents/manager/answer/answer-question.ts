@@ -9,6 +9,7 @@ import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from
 import { findQueryPath, type ScopeGraph } from "../../../topology/index.js";
 import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
+import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
 import { climbCallers } from "../search/climb-callers.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
@@ -58,6 +59,8 @@ export interface SearchAnswerDeps extends TraceDeps {
   scopes: readonly string[];
   askEntry: AskEntry;
   hashSources: HashSources;
+  /** The TS/JS public surface of the fleet's code (ScopeMap.surface), for the start's prior. */
+  surface?: PublicSurface | null;
   /** Store a hop's full output (written behind the answer); returns its reference at once. */
   storeHop: (hop: number, output: unknown) => string;
 }
@@ -143,7 +146,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
   const started = Date.now();
   for (const scope of [request.from, request.to]) if (scope !== undefined && !deps.scopes.includes(scope)) throw unknownScope(scope, deps.scopes);
   const parsed = parseQuestion(request.question);
-  const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry);
+  const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
   const fragments = new Set(parsed.terms.filter((t) => t.fragment).map((t) => t.term));
   const anchoredCandidates = round.candidates.filter((c) => anchored(c, fragments));
@@ -172,12 +175,13 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
       // Each step costs DEPTH_COST, as inside a scope: a long chain that picks up words on its way (a BPF
       // redirect back to dev_queue_xmit) does not beat a short one from the function the question names.
-      const value = (o: TraceOutcome) => o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1);
+      // The start's place prior (test code, outside the public surface) weighs its chain as it weighed the start.
+      const value = (o: TraceOutcome, i: number) => (o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1)) * (starts[i]?.prior ?? 1);
       let best = 0;
-      for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome) > value(traced[best] as TraceOutcome) + COVERAGE_TIE) best = i;
+      for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
       outcome = await climbCallers(deps, round.question, traced[best] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[best] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome).toFixed(2)}`).join(", ")}` });
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}` });
     }
   }
   decisions.push(...outcome.decisions);

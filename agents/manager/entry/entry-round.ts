@@ -4,6 +4,7 @@
 import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import { explainMatches, placePrior, relevance } from "../../search/relevance.js";
+import type { PublicSurface } from "./public-surface.js";
 
 /** Entry candidates asked of each scope. */
 export const ENTRY_TOP_K = 8;
@@ -17,7 +18,21 @@ export const RARITY_FLOOR = 0.2;
 export interface ScoredCandidate extends EntryCandidate {
   scope: string;
   score: number;
+  /** The place's prior the score was multiplied by (test code, outside the public surface), 1 when none. */
+  prior: number;
   why: string;
+}
+
+/**
+ * A TS/JS function outside the package's public surface (what its entry module re-exports: not a legacy
+ * copy, a subpath variant, a benchmark) counts this much as a start, unless the question names its
+ * directory or file (`In the Zod 3 API…` matches `src/v3/`).
+ */
+export const OUTSIDE_SURFACE_PRIOR = 0.7;
+
+function surfacePrior(candidate: Pick<EntryCandidate, "file_path" | "matches">, surface: PublicSurface | null | undefined): number {
+  if (!surface || surface.has(candidate.file_path)) return 1;
+  return candidate.matches.some((m) => m.field === "dir" || m.field === "file") ? 1 : OUTSIDE_SURFACE_PRIOR;
 }
 
 export interface EntryRound {
@@ -59,7 +74,7 @@ export function withRarity(question: ParsedQuestion, results: readonly Pick<Entr
   return { ...question, terms };
 }
 
-export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry): Promise<EntryRound> {
+export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry, surface?: PublicSurface | null): Promise<EntryRound> {
   const failed: EntryRound["failed"] = [];
   const answers = await bounded(scopes, ENTRY_CONCURRENCY, async (scope) => {
     try {
@@ -72,7 +87,14 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
   const results = answers.filter((r): r is EntryResult => r !== null);
   const weighted = withRarity(question, results);
   const candidates = results
-    .flatMap((r) => r.candidates.map((c) => ({ ...c, scope: r.scope, score: relevance(weighted, c.matches) * placePrior(c.file_path, weighted), why: explainMatches(c.matches) })))
+    .flatMap((r) =>
+      r.candidates.map((c) => {
+        const outside = surfacePrior(c, surface);
+        const prior = placePrior(c.file_path, weighted) * outside;
+        const why = `${explainMatches(c.matches)}${outside < 1 ? `; outside the public surface ×${outside}` : ""}`;
+        return { ...c, scope: r.scope, score: relevance(weighted, c.matches) * prior, prior, why };
+      }),
+    )
     .sort(byScore);
   return { question: weighted, candidates, failed };
 }

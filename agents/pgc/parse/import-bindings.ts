@@ -30,8 +30,12 @@ export function moduleMember(callee: string, plain: boolean, bindings: ImportBin
   const head = callee.slice(0, callee.indexOf("."));
   const binding = bindings.get(head);
   const lastDot = callee.lastIndexOf(".");
-  if (!binding?.namespace || (!nested && lastDot !== head.length)) return {};
-  return { module_member: { module: binding.module + callee.slice(head.length, lastDot), member: callee.slice(lastDot + 1) } };
+  // JS: a name imported from a module (`import { util } from "../core/index.js"`, then `util.extend(…)`) is
+  // an object of that module (often a namespace it re-exports, `export * as util from "./util.js"`): its
+  // member is the module's too, to be found where the module's code is.
+  const namedObject = !nested && binding !== undefined && binding.member !== null && lastDot === head.length;
+  if (!(binding?.namespace || namedObject) || (!nested && lastDot !== head.length)) return {};
+  return { module_member: { module: (binding as ImportBinding).module + callee.slice(head.length, lastDot), member: callee.slice(lastDot + 1) } };
 }
 
 /**

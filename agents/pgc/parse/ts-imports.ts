@@ -11,15 +11,15 @@ export function stringValue(node: Node | null | undefined): string | null {
   return node.type === "template_string" && text.includes("${") ? null : text;
 }
 
-function addEdge(ctx: ExtractContext, target: string, node: Node): void {
-  ctx.out.imports.push({ kind: "import", target, file_path: ctx.path, line: startLine(node), system: false });
+function addEdge(ctx: ExtractContext, target: string, node: Node, reexport = false): void {
+  ctx.out.imports.push({ kind: "import", target, file_path: ctx.path, line: startLine(node), system: false, ...(reexport ? { reexport: true } : {}) });
 }
 
 /** `import … from "m"` and `export … from "m"`. */
 export function readImportStatement(ctx: ExtractContext, node: Node, bindings: ImportBindings): void {
   const module = stringValue(node.childForFieldName("source"));
   if (module === null) return;
-  addEdge(ctx, module, node);
+  addEdge(ctx, module, node, node.type === "export_statement");
   const clause = realChildren(node).find((child) => child.type === "import_clause");
   for (const part of realChildren(clause ?? null)) bindClausePart(part, module, bindings);
 }

@@ -57,7 +57,9 @@ describe("TypeScript", () => {
       ["src/index.ts", "./format.js", "src/format.ts"],
       ["src/index.ts", "./store.js", "src/store.ts"],
     ]);
-    expect(ts.crossScopeReferences).toEqual([{ kind: "import", target: "zod", spec: "zod", from_file: "src/index.ts", line: 3 }]);
+    expect(ts.crossScopeReferences.filter((r) => r.kind === "import")).toEqual([{ kind: "import", target: "zod", spec: "zod", from_file: "src/index.ts", line: 3 }]);
+    // `z.object(…)` after `import { z } from "zod"`: calls of zod's members, from that package.
+    expect(ts.crossScopeReferences.filter((r) => r.kind === "call").map((r) => `${r.target}@${r.module}`)).toEqual(["object@zod", "string@zod", "string@zod"]);
   });
 
   it("makes a module-level value a symbol that owns the calls in its initializer; locals and module loads are not", async () => {
@@ -217,5 +219,33 @@ describe("calls through another scope's module namespace", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it("counts a member call on a named import (`util.extend()` after `import { util }`) as a call through that module", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mesh-named-calls-"));
+    try {
+      mkdirSync(join(root, "core"));
+      mkdirSync(join(root, "classic"));
+      writeFileSync(join(root, "core/index.ts"), 'export * as util from "./util.js";\n');
+      writeFileSync(join(root, "core/util.ts"), "export function extend(a: object): object { return a; }\n");
+      writeFileSync(join(root, "classic/a.ts"), ['import { util } from "../core/index.js";', "export function grow(x: object): object {", "  return util.extend(x) && util.deep.more(x);", "}", ""].join("\n"));
+      const classic = await extractScope({ root, scopePaths: ["classic/"], gitHistory: false });
+      expect(classic.crossScopeReferences.filter((r) => r.kind === "call").map((r) => `${r.target}@${r.module ?? ""}`)).toEqual(["extend@../core/index.js"]);
+      const core = await extractScope({ root, scopePaths: ["core/"], gitHistory: false });
+      expect(core.imports.map((e) => [e.file_path, e.target, e.reexport ?? false])).toEqual([["core/index.ts", "./util.js", true]]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("marks `export … from` edges as re-exports, and plain imports as not", async () => {
+    const content = ['import { a } from "./a.js";', 'export * from "./b.js";', 'export { c as d } from "./c.js";', 'export * as e from "./e.js";', "export const f = a;", ""].join("\n");
+    const { parsed } = await extractFile({ path: "src/index.ts", content });
+    expect(parsed.imports.map((e) => [e.target, e.reexport ?? false])).toEqual([
+      ["./a.js", false],
+      ["./b.js", true],
+      ["./c.js", true],
+      ["./e.js", true],
+    ]);
   });
 });
