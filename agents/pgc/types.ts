@@ -85,6 +85,8 @@ export interface ImportEdge {
   resolved_path?: string;
   /** TS/JS `export … from "m"`: the file re-exports what `m` exports (how a package's entry module builds its public API). */
   reexport?: boolean;
+  /** A re-export that names what it passes on (`export { _minLength as minLength } from "m"`); absent for `export * from "m"`. */
+  reexported?: { exported: string; imported: string; line: number }[];
 }
 
 /** A call site: `callee` is the called name as written; `caller` the enclosing function, if any. */

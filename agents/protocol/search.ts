@@ -80,6 +80,8 @@ export const CallSiteSchema = z.strictObject({
   ...lineFields,
   /** A C call through a field (`ops->ndo_start_xmit(skb, dev)`): where the callee was stored into that field. */
   bound_at: BindingSiteSchema.optional(),
+  /** The call names the callee by another name (`name`) that a re-export gave it: the re-export's line (`_minLength as minLength,`). */
+  alias_at: z.strictObject({ name: nameField, ...lineFields }).optional(),
 });
 
 export const ExpandArgsSchema = z.strictObject({

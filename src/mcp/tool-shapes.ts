@@ -20,6 +20,7 @@ const chainStepShape = z.object({
       text: z.string(),
       sha256: z.string(),
       bound_at: z.object({ field: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("a C call through a struct field: the line that stored the callee into it"),
+      alias_at: z.object({ name: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("the call names the callee by another name: the re-export line that gives it"),
     })
     .nullable(),
 });

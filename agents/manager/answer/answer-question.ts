@@ -100,6 +100,9 @@ function citationsByHop(hops: readonly TracedHop[], kept: ReadonlySet<ChainStep>
         out[owner]?.push({ file_path: s.call_site.file_path, line_start: s.call_site.line, line_end: s.call_site.line, sha256: s.call_site.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
         // The line storing the callee into the field a call goes through is in the callee's scope (for a
         // caller, the called function's: the first hop's).
+        const alias = s.call_site.alias_at;
+        // The re-export naming the callee is in the calling file's scope, as its call line is.
+        if (alias) out[owner]?.push({ file_path: alias.file_path, line_start: alias.line, line_end: alias.line, sha256: alias.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
         const bound = s.call_site.bound_at;
         if (bound) out[s.role === "caller" ? 0 : i]?.push({ file_path: bound.file_path, line_start: bound.line, line_end: bound.line, sha256: bound.sha256, similarity: 1, similarity_kind: "exact", overlay: "O3" });
       }

@@ -25,6 +25,8 @@ export function stepLines(step: ChainStep, index: number, previous: ChainStep | 
   // Through a C struct field: the line that stored the callee into it is what makes the edge.
   const bound = site.bound_at;
   if (bound) lines.push(`     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);
+  const alias = site.alias_at;
+  if (alias) lines.push(`     named ${alias.name} by the re-export at ${alias.file_path}:${alias.line}`, `     ${alias.line} | ${quote(alias.text)}`);
   return lines;
 }
 

@@ -6,6 +6,13 @@ import type { Verdict } from "../validation/index.js";
 /** `traced`: the call-graph search (the default); `planned`: a DelegatedTask per hop along the scope graph's route. */
 export type HopMode = "planned" | "traced";
 
+interface CitedLine {
+  file_path: string;
+  line: number;
+  text: string;
+  sha256: string;
+}
+
 export interface HopRecord {
   hop: number;
   scope: string;
@@ -31,7 +38,8 @@ export interface ChainStepRecord {
   line_end: number;
   sha256: string;
   /** `bound_at`: a call through a C struct field, the line that stored this step's function into it. */
-  call_site: { file_path: string; line: number; text: string; sha256: string; bound_at?: { field: string; file_path: string; line: number; text: string; sha256: string } } | null;
+  /** `alias_at`: the call names the step's function by another name, which this re-export line gives it. */
+  call_site: { file_path: string; line: number; text: string; sha256: string; bound_at?: { field: string } & CitedLine; alias_at?: { name: string } & CitedLine } | null;
 }
 
 export interface MultiHopResult {

@@ -11,7 +11,7 @@ export interface CheckableStep {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: (CitedLine & { bound_at?: CitedLine & { field: string } }) | null;
+  call_site: (CitedLine & { bound_at?: CitedLine & { field: string }; alias_at?: CitedLine & { name: string } }) | null;
 }
 
 interface CitedLine {
@@ -45,10 +45,19 @@ export function namesCallee(line: string, callee: string): boolean {
   return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
 }
 
+/** A name as a literal piece of a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** Whether a line stores the callee into the field (`.ndo_start_xmit = veth_xmit,`, `po->prot_hook.func = packet_rcv;`). */
 export function bindsCallee(line: string, field: string, callee: string): boolean {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(^|[^\\w$])${escape(field)}\\s*=\\s*(\\([^)]*\\)\\s*)?&?\\s*${escape(lastName(callee))}([^\\w$]|$)`).test(line);
+}
+
+/** Whether a line re-exports the callee under another name (`_minLength as minLength,`). */
+export function renames(line: string, callee: string, name: string): boolean {
+  return new RegExp(`(^|[^\\w$])${escape(lastName(callee))}\\s+as\\s+${escape(name)}([^\\w$]|$)`).test(line);
 }
 
 function asCitation(span: { file_path: string; line_start: number; line_end: number; sha256: string }): Citation {
@@ -61,7 +70,7 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
   steps.forEach((step, i) => {
     spans.push(asCitation(step));
     owners.push(i);
-    for (const line of [step.call_site, step.call_site?.bound_at]) {
+    for (const line of [step.call_site, step.call_site?.bound_at, step.call_site?.alias_at]) {
       if (!line) continue;
       spans.push(asCitation({ file_path: line.file_path, line_start: line.line, line_end: line.line, sha256: line.sha256 }));
       owners.push(i);
@@ -78,6 +87,8 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
       const callee = step.role === "caller" ? target : step.symbol;
       const read = checks[owners.indexOf(i) + 1]?.text ?? site.text;
       const bound = site.bound_at;
+      const alias = site.alias_at;
+      const aliasLine = checks[owners.indexOf(i) + (bound ? 3 : 2)]?.text ?? alias?.text ?? "";
       // Through a C struct field, the call line names the field and the binding line stores the callee into it.
       const broken = bound
         ? !namesCallee(read, bound.field)
@@ -85,9 +96,15 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
           : !bindsCallee(checks[owners.indexOf(i) + 2]?.text ?? bound.text, bound.field, callee)
             ? `${bound.file_path}:${bound.line} does not store ${lastName(callee)} into ${bound.field}`
             : null
-        : !namesCallee(read, callee)
-          ? `${site.file_path}:${site.line} does not call ${lastName(callee)}`
-          : null;
+        : alias
+          ? !namesCallee(read, alias.name)
+            ? `${site.file_path}:${site.line} does not call ${alias.name}`
+            : !renames(aliasLine, callee, alias.name)
+              ? `${alias.file_path}:${alias.line} does not re-export ${lastName(callee)} as ${alias.name}`
+              : null
+          : !namesCallee(read, callee)
+            ? `${site.file_path}:${site.line} does not call ${lastName(callee)}`
+            : null;
       if (broken) return { kept: i, cut: { step: i, reason: `step ${i + 1}: ${broken}` }, citations_checked: checks.length, citations_verified: verified };
     } else if (step.role !== "entry") {
       return { kept: i, cut: { step: i, reason: `step ${i + 1} (${step.symbol}) has no call line linking it to the chain` }, citations_checked: checks.length, citations_verified: verified };

@@ -1,7 +1,9 @@
 // A scope's call graph at function level, built from the stored extraction: every function, method,
 // function-like macro and class is a node; each call inside one is an edge to the node it resolves to
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
-import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding } from "../types.js";
+import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdge } from "../types.js";
+import { FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
+import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
@@ -20,12 +22,7 @@ export interface GraphNode {
   terms: NodeFieldTerms;
 }
 
-/** Where a function was stored into the field a call goes through (`.ndo_start_xmit = veth_xmit`). */
-export interface BindingSite {
-  field: string;
-  file_path: string;
-  line: number;
-}
+export { fieldCalled, type BindingSite };
 
 /** A call from one node to another inside the scope, at `line` of the caller's file. */
 export interface LocalEdge {
@@ -34,6 +31,8 @@ export interface LocalEdge {
   callee: string;
   /** A call through a field (`ops->ndo_start_xmit(…)`): where the callee was bound to that field. */
   bound?: BindingSite;
+  /** The call names the callee by a name a re-export gave it. */
+  alias?: AliasSite;
 }
 
 /** A call leaving the scope: the called name, the module it came from when the code says, and where. */
@@ -52,6 +51,8 @@ export interface ExitEdge {
   via: "reference" | "member" | "field";
   /** A member call's object class, when the caller says it (`BytesGenerator` for `g.flatten()`). */
   receiver_class?: string;
+  /** The call names the callee by another name a re-export gave it (`checks.minLength(…)` for `_minLength`). */
+  alias?: AliasSite;
 }
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
@@ -80,10 +81,13 @@ export class CallGraph {
   /** A class's last name → the last names of the bases it names. */
   private readonly bases = new Map<string, string[]>();
   private readonly hierarchyMemo = new Map<string, ReadonlySet<string>>();
-  /** A struct field → the scope's functions stored into it, with where (C). */
-  private readonly bound = new Map<string, { id: number; site: BindingSite }[]>();
+  /** C: the scope's functions stored into struct fields. */
+  private bound!: FieldBindings;
 
-  constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs"> & { bindings?: readonly FieldBinding[] }) {
+  /** TS/JS: modules of the scope that pass names on, for calls through them. */
+  private reexports!: Reexports;
+
+  constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs"> & { bindings?: readonly FieldBinding[]; imports?: readonly ImportEdge[] }) {
     for (const symbol of data.symbols) {
       if (symbol.kind === "class") {
         const bases = basesOf(symbol.signature);
@@ -110,37 +114,24 @@ export class CallGraph {
         this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
       }
     }
-    this.bind(data.bindings ?? []);
+    this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name));
+    this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     this.link(data.calls, data.crossScopeReferences);
   }
 
   /** The scope's functions stored into a struct field, with where each was bound. */
   boundTo(field: string): readonly { node: GraphNode; site: BindingSite }[] {
-    return (this.bound.get(field) ?? []).map(({ id, site }) => ({ node: this.nodes[id] as GraphNode, site }));
+    return this.bound.boundTo(field);
   }
 
-  /** Where the scope stores a function into struct fields (`.ndo_start_xmit = veth_xmit`): how other code calls it. */
+  /** Where the scope stores a function into struct fields: how other code calls it. */
   bindingsOf(node: GraphNode): BindingSite[] {
-    const out: BindingSite[] = [];
-    for (const list of this.bound.values()) for (const { id, site } of list) if (id === node.id) out.push(site);
-    return out;
+    return this.bound.bindingsOf(node);
   }
 
-  /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */
+  /** The struct fields the scope stores its functions into. */
   boundFields(): string[] {
-    return [...this.bound.keys()].sort();
-  }
-
-  /** A binding names a function when the scope defines one by that name (the one in the binding's file first). */
-  private bind(bindings: readonly FieldBinding[]): void {
-    for (const b of bindings) {
-      const functions = this.named(b.target).filter((n) => n.kind === "function");
-      const inFile = functions.filter((n) => n.file_path === b.file_path);
-      const chosen = inFile.length > 0 ? inFile : functions.length === 1 ? functions : [];
-      const list = this.bound.get(b.field) ?? [];
-      for (const node of chosen) if (!list.some((e) => e.id === node.id)) list.push({ id: node.id, site: { field: b.field, file_path: b.file_path, line: b.line } });
-      if (list.length > 0) this.bound.set(b.field, list);
-    }
+    return this.bound.fields();
   }
 
   named(name: string): readonly GraphNode[] {
@@ -240,13 +231,20 @@ export class CallGraph {
       const field = fieldCalled(call);
       if (field !== null) {
         // C: a call through a struct field calls what was stored into it, here or in another scope.
-        for (const { id, site } of this.bound.get(field) ?? []) if (id !== caller.id) this.addEdge(caller.id, { to: id, line: call.line, callee: call.callee, bound: site });
+        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id) this.addEdge(caller.id, { to: node.id, line: call.line, callee: call.callee, bound: site });
         this.addExit(caller.id, { target: field, callee: call.callee, line: call.line, via: "field" });
         continue;
       }
-      const resolved = resolveCallee(call.callee, caller, index, call.receiver_class, call.module_file);
+      const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(call.callee));
+      if (passed?.module !== undefined) {
+        // The scope's module only re-exports the name from another scope's (`export { _minLength as minLength } from "../core/index.js"`).
+        this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}) });
+        continue;
+      }
+      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(call.callee, caller, index, call.receiver_class, call.module_file);
       if (resolved.kind === "local") {
-        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee });
+        const alias = passed?.alias ? { alias: passed.alias } : {};
+        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias });
         if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });
       } else if (resolved.kind === "member") {
         this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}) });
@@ -265,16 +263,6 @@ export class CallGraph {
     if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via)) list.push(edge);
     this.exits.set(from, list);
   }
-}
-
-const C_FILE = /\.[ch]$/;
-/** `ops->ndo_start_xmit`, `skb_dst(skb)->input`, `(*po->prot_hook.func)`: the field a C call goes through. */
-const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
-
-/** The struct field a C call goes through, or null for a call by name (or in another language). */
-export function fieldCalled(call: Pick<CallSite, "callee" | "file_path">): string | null {
-  if (!C_FILE.test(call.file_path)) return null;
-  return THROUGH_FIELD.exec(call.callee)?.[1] ?? null;
 }
 
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */

@@ -4,6 +4,7 @@
 import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
+import type { AliasSite } from "./reexports.js";
 import { tokenize } from "../retrieval/index.js";
 
 /** Functions expanded per request at most: bounds a request's CPU on a scope of 50,000 lines. */
@@ -21,6 +22,8 @@ export interface Reached {
   callLine: number | null;
   /** A call through a C struct field: where this node was stored into it. */
   bound?: BindingSite;
+  /** The call names this node by a name a re-export gave it. */
+  alias?: AliasSite;
   covered: Coverage;
   matches: TermMatch[];
   depth: number;
@@ -124,7 +127,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const next = cover(state.covered, matches);
-      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
       heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
     }
   }

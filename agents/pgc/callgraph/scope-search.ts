@@ -4,6 +4,7 @@ import { citationHash, MAX_CALL_SITE_CHARS, MAX_ENTRY_FIELDS, type BindingSiteRe
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
+import type { AliasSite } from "./reexports.js";
 import { EntryIndex } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
 
@@ -160,7 +161,7 @@ export class ScopeSearch {
         }
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
-          const site = await this.callSite(reached.parent.node.file_path, reached.callLine, reached.bound);
+          const site = await this.callSite(reached.parent.node.file_path, reached.callLine, reached);
           if (!site) {
             complete = false;
             break;
@@ -171,7 +172,7 @@ export class ScopeSearch {
       if (!complete) continue;
       let exit: SearchLead["exit"] = null;
       if (lead.exit) {
-        const site = await this.callSite(lead.end.node.file_path, lead.exit.line);
+        const site = await this.callSite(lead.end.node.file_path, lead.exit.line, lead.exit);
         if (!site) continue;
         exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
       }
@@ -193,12 +194,17 @@ export class ScopeSearch {
     }
   }
 
-  /** A call line, cited; through a C struct field, with the line that stored the callee into it. */
-  private async callSite(file: string, line: number, bound?: BindingSite): Promise<CallSiteRef | null> {
+  /**
+   * A call line, cited; through a C struct field, with the line that stored the callee into it; by a name
+   * a re-export gave the callee, with the re-export's line.
+   */
+  private async callSite(file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite } = {}): Promise<CallSiteRef | null> {
     const site = await this.citeLine(file, line);
-    if (!site || !bound) return site;
-    const at = await this.citeLine(bound.file_path, bound.line);
-    return at ? { ...site, bound_at: { field: bound.field, ...at } } : null;
+    if (!site) return null;
+    const bound = via.bound ? await this.citeLine(via.bound.file_path, via.bound.line) : null;
+    const alias = via.alias ? await this.citeLine(via.alias.file_path, via.alias.line) : null;
+    if ((via.bound && !bound) || (via.alias && !alias)) return null;
+    return { ...site, ...(via.bound && bound ? { bound_at: { field: via.bound.field, ...bound } } : {}), ...(via.alias && alias ? { alias_at: { name: via.alias.name, ...alias } } : {}) };
   }
 
   private async citeLine(file: string, line: number): Promise<Omit<CallSiteRef, "bound_at"> | null> {

@@ -42,7 +42,7 @@ async function linkOne(
 ): Promise<void> {
   const candidates = importCandidates(edge, file.language, input.includeDirs);
   const resolved = candidates.find((candidate) => input.scopeFiles.has(candidate));
-  const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line, ...(edge.reexport ? { reexport: true } : {}) };
+  const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line, ...(edge.reexport ? { reexport: true } : {}), ...(edge.reexported ? { reexported: edge.reexported } : {}) };
   linked.imports.push(resolved ? { ...base, resolved_path: resolved } : base);
   // A standard-library name is the code base's own module when the root has it (indexing the standard
   // library itself, or a project that vendors a module of that name): then it is another scope's.

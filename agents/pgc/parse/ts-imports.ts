@@ -12,7 +12,19 @@ export function stringValue(node: Node | null | undefined): string | null {
 }
 
 function addEdge(ctx: ExtractContext, target: string, node: Node, reexport = false): void {
-  ctx.out.imports.push({ kind: "import", target, file_path: ctx.path, line: startLine(node), system: false, ...(reexport ? { reexport: true } : {}) });
+  const names = reexport ? reexportedNames(node) : null;
+  ctx.out.imports.push({ kind: "import", target, file_path: ctx.path, line: startLine(node), system: false, ...(reexport ? { reexport: true } : {}), ...(names ? { reexported: names } : {}) });
+}
+
+/** `export { _minLength as minLength, x } from "m"`: each name as exported and as `m` has it, at its line; null for `export *`. */
+function reexportedNames(node: Node): { exported: string; imported: string; line: number }[] | null {
+  const clause = realChildren(node).find((child) => child.type === "export_clause");
+  if (!clause) return null;
+  return realChildren(clause).flatMap((specifier) => {
+    const imported = specifier.childForFieldName("name")?.text;
+    const exported = specifier.childForFieldName("alias")?.text ?? imported;
+    return imported && exported ? [{ exported, imported, line: startLine(specifier) }] : [];
+  });
 }
 
 /** `import … from "m"` and `export … from "m"`. */

@@ -2,12 +2,15 @@
 // the callee. A chain with a broken step is cut there, and says why.
 import { describe, expect, it } from "vitest";
 import { citationHash } from "../../../agents/protocol/index.js";
-import { bindsCallee, checkChain, namesCallee, type CheckableStep } from "../../../agents/manager/validation/index.js";
+import { bindsCallee, checkChain, namesCallee, renames, type CheckableStep } from "../../../agents/manager/validation/index.js";
 
 const FILES: Record<string, string> = {
   "a.py": ["def emit(record):", "    smtp = SMTP(host)", "    smtp.send_message(record)", ""].join("\n"),
   "dev.c": ["int dev_queue_xmit(struct sk_buff *skb)", "{", "\treturn ops->ndo_start_xmit(skb, dev);", "}", ""].join("\n"),
   "veth.c": ["static int veth_xmit(struct sk_buff *skb)", "{", "\treturn 0;", "}", "static const struct net_device_ops ops = {", "\t.ndo_open = veth_open,", "\t.ndo_start_xmit = veth_xmit,", "};", ""].join("\n"),
+  "schemas.ts": ["export function min(n: number) {", "  return checks.minLength(n);", "}", ""].join("\n"),
+  "checks.ts": ["export {", "  _minLength as minLength,", "  _maxLength as maxLength,", '} from "../core/api.js";', ""].join("\n"),
+  "api.ts": ["export function _minLength(n: number) {", "  return n;", "}", ""].join("\n"),
   "b.py": ["class SMTP:", "    def __init__(self, host):", "        self.connect(host)", "    def send_message(self, msg):", "        pass", ""].join("\n"),
 };
 const lines = (file: string, from: number, to: number) => (FILES[file] as string).split("\n").slice(from - 1, to).join("\n");
@@ -56,5 +59,15 @@ describe("checking a traced chain", () => {
     const bound = forged.call_site?.bound_at;
     if (bound) bound.sha256 = "0".repeat(64);
     expect((await checkChain([entry, forged], sources)).kept).toBe(1);
+  });
+
+  it("takes a call by a re-exported name only with the line that renames the callee to it", async () => {
+    expect(renames("  _minLength as minLength,", "_minLength", "minLength")).toBe(true);
+    expect(renames("  _maxLength as maxLength,", "_minLength", "minLength")).toBe(false);
+    const entry: CheckableStep = { symbol: "min", role: "entry", ...span("schemas.ts", 1, 3), call_site: null };
+    const renamed = (line: number): CheckableStep => ({ symbol: "_minLength", role: "callee", ...span("api.ts", 1, 3), call_site: { ...site("schemas.ts", 2), alias_at: { name: "minLength", ...site("checks.ts", line) } } });
+    expect(await checkChain([entry, renamed(2)], sources)).toMatchObject({ kept: 2, cut: null, citations_checked: 4, citations_verified: 4 });
+    expect((await checkChain([entry, renamed(3)], sources)).cut?.reason).toContain("checks.ts:3 does not re-export _minLength as minLength");
+    expect((await checkChain([entry, { ...renamed(2), call_site: site("schemas.ts", 2) }], sources)).cut?.reason).toContain("does not call _minLength");
   });
 });

@@ -1,0 +1,55 @@
+// C functions stored into struct fields (`.ndo_start_xmit = veth_xmit`, `po->prot_hook.func = packet_rcv`):
+// a call through such a field (`ops->ndo_start_xmit(…)`) may run any of them (docs/PGC.md, rule 7).
+import type { CallSite, FieldBinding } from "../types.js";
+import type { GraphNode } from "./call-graph.js";
+
+/** Where a function was stored into the field a call goes through (`.ndo_start_xmit = veth_xmit`). */
+export interface BindingSite {
+  field: string;
+  file_path: string;
+  line: number;
+}
+
+const C_FILE = /\.[ch]$/;
+/** `ops->ndo_start_xmit`, `skb_dst(skb)->input`, `(*po->prot_hook.func)`: the field a C call goes through. */
+const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
+
+/** The struct field a C call goes through, or null for a call by name (or in another language). */
+export function fieldCalled(call: Pick<CallSite, "callee" | "file_path">): string | null {
+  if (!C_FILE.test(call.file_path)) return null;
+  return THROUGH_FIELD.exec(call.callee)?.[1] ?? null;
+}
+
+export class FieldBindings {
+  /** A struct field → the scope's functions stored into it, with where. */
+  private readonly bound = new Map<string, { node: GraphNode; site: BindingSite }[]>();
+
+  /** A binding names a function when the scope defines one by that name (the one in the binding's file first). */
+  constructor(bindings: readonly FieldBinding[], named: (name: string) => readonly GraphNode[]) {
+    for (const b of bindings) {
+      const functions = named(b.target).filter((n) => n.kind === "function");
+      const inFile = functions.filter((n) => n.file_path === b.file_path);
+      const chosen = inFile.length > 0 ? inFile : functions.length === 1 ? functions : [];
+      const list = this.bound.get(b.field) ?? [];
+      for (const node of chosen) if (!list.some((e) => e.node.id === node.id)) list.push({ node, site: { field: b.field, file_path: b.file_path, line: b.line } });
+      if (list.length > 0) this.bound.set(b.field, list);
+    }
+  }
+
+  /** The scope's functions stored into a struct field, with where each was bound. */
+  boundTo(field: string): readonly { node: GraphNode; site: BindingSite }[] {
+    return this.bound.get(field) ?? [];
+  }
+
+  /** Where the scope stores a function into struct fields: how other code calls it. */
+  bindingsOf(node: GraphNode): BindingSite[] {
+    const out: BindingSite[] = [];
+    for (const list of this.bound.values()) for (const { node: bound, site } of list) if (bound.id === node.id) out.push(site);
+    return out;
+  }
+
+  /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */
+  fields(): string[] {
+    return [...this.bound.keys()].sort();
+  }
+}
