@@ -151,6 +151,29 @@ export function parseQuestion(text: string): ParsedQuestion {
   return { text, intent, names, terms };
 }
 
+/**
+ * Where the question says its path ends: the phrase after its last "to", "into", "towards", "down to" that
+ * names a thing (a determiner, a capitalized or code word follows: "… handed to TCP's receive function", "…
+ * all the way down to setInterval"; not the infinitive "to send"), when that phrase ends the question.
+ */
+const DESTINATION = /\b(?:to|into|onto|towards?)\s+(?=(?:the|an?|its|their|this|that)\b|[A-Z`]|[\w$]+\(|[\w$]*_[\w$]*\b|[a-z]+[A-Z])/g;
+const CLAUSE_END = /[?,;:—]|\s(?:and|when|while|so|before|after|until)\s/;
+
+/**
+ * The terms the question uses only for where its path ends: they say what the chain must reach, not where it
+ * starts ("How is an incoming IPv4 packet handed to TCP's receive function?" starts in IP, not in TCP).
+ */
+export function destinationTerms(question: Pick<ParsedQuestion, "text" | "names">): Set<string> {
+  const matches = [...question.text.matchAll(DESTINATION)];
+  const last = matches.at(-1);
+  if (last?.index === undefined) return new Set();
+  // Only a phrase that ends the question: "passed to subscribe() throws …, where …" names an argument's way, not the path's end.
+  const phrase = question.text.slice(last.index + last[0].length).replace(/[?.!\s]+$/, "");
+  if (CLAUSE_END.test(phrase)) return new Set();
+  const before = new Set(questionTokens(question.text.slice(0, last.index), question.names).map((t) => t.term));
+  return new Set(questionTokens(phrase, question.names).map((t) => t.term).filter((t) => !before.has(t)));
+}
+
 /** The total weight of a question's terms (what full coverage is worth). */
 export function totalWeight(question: Pick<ParsedQuestion, "terms">): number {
   return question.terms.reduce((sum, t) => sum + t.weight, 0);

@@ -2,7 +2,7 @@
 // term weights learn how rare each term is across the whole fleet, and every candidate is scored again
 // on that one scale (agents/search/relevance.ts), so candidates from different scopes compare.
 import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
-import type { ParsedQuestion } from "../../search/question.js";
+import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
 import { explainMatches, placePrior, relevance } from "../../search/relevance.js";
 import type { PublicSurface } from "./public-surface.js";
 
@@ -74,11 +74,25 @@ export function withRarity(question: ParsedQuestion, results: readonly Pick<Entr
   return { ...question, terms };
 }
 
+/**
+ * A term the question uses only for where its path ends counts this much of its weight when choosing where
+ * the path starts (the chain must still reach it: coverage counts it whole).
+ */
+export const DESTINATION_START_PRIOR = 0.5;
+
+/** The question as entry candidates are scored: its destination's terms weigh DESTINATION_START_PRIOR. */
+export function asStartQuestion(question: ParsedQuestion): ParsedQuestion {
+  const destination = destinationTerms(question);
+  if (destination.size === 0) return question;
+  return { ...question, terms: question.terms.map((t) => (destination.has(t.term) ? { ...t, weight: t.weight * DESTINATION_START_PRIOR } : t)) };
+}
+
 export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry, surface?: PublicSurface | null): Promise<EntryRound> {
   const failed: EntryRound["failed"] = [];
+  const startQuestion = asStartQuestion(question);
   const answers = await bounded(scopes, ENTRY_CONCURRENCY, async (scope) => {
     try {
-      return parseEntryResult(await ask(scope, { question, top_k: ENTRY_TOP_K }));
+      return parseEntryResult(await ask(scope, { question: startQuestion, top_k: ENTRY_TOP_K }));
     } catch (error) {
       failed.push({ scope, reason: (error as Error).message });
       return null;
@@ -86,13 +100,14 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
   });
   const results = answers.filter((r): r is EntryResult => r !== null);
   const weighted = withRarity(question, results);
+  const asStart = withRarity(startQuestion, results);
   const candidates = results
     .flatMap((r) =>
       r.candidates.map((c) => {
         const outside = surfacePrior(c, surface);
         const prior = placePrior(c.file_path, weighted) * outside;
         const why = `${explainMatches(c.matches)}${outside < 1 ? `; outside the public surface ×${outside}` : ""}`;
-        return { ...c, scope: r.scope, score: relevance(weighted, c.matches) * prior, prior, why };
+        return { ...c, scope: r.scope, score: relevance(asStart, c.matches) * prior, prior, why };
       }),
     )
     .sort(byScore);

@@ -1,9 +1,9 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
-import { fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { destinationTerms, fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/answer/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
-import { withRarity } from "../../../agents/manager/entry/entry-round.js";
+import { asStartQuestion, DESTINATION_START_PRIOR, withRarity } from "../../../agents/manager/entry/entry-round.js";
 
 const words = (...list: string[]) => new Set(list);
 
@@ -152,3 +152,30 @@ describe("the relevance model", () => {
     expect(unexplainedWords(plain, at(plain))).toBe(2);
   });
 });
+
+describe("where a question says its path ends", () => {
+  const destination = (text: string) => [...destinationTerms(parseQuestion(text))];
+
+  it("is the phrase after its last `to` that names a thing and ends the question", () => {
+    expect(destination("After routing, how is an incoming IPv4 packet handed to TCP's receive function?")).toEqual(["tcp", "receiv", "function"]);
+    expect(destination("How does interval() schedule its emissions, all the way down to setInterval?")).toEqual(["set", "setinterval"]);
+    // A word the question also uses before it is not only the end's.
+    expect(destination("When a packet socket receives a frame, how is it added to the socket's receive queue?")).toEqual(["queue"]);
+  });
+
+  it("is nothing for an infinitive, a phrase that does not end the question, or no `to` at all", () => {
+    expect(destination("How does the parser manage to send its result?")).toEqual([]);
+    expect(destination("What happens when the callback I passed to subscribe() throws — where does the error end up?")).toEqual([]);
+    expect(destination("How does ProcessPoolExecutor start worker processes?")).toEqual([]);
+  });
+
+  it("weighs its terms less for choosing the start, and leaves the rest of the question as it is", () => {
+    const question = parseQuestion("How does smtplib connect to the mail server?");
+    const start = asStartQuestion(question);
+    const weight = (q: typeof question, term: string) => q.terms.find((t) => t.term === term)?.weight ?? 0;
+    expect(weight(start, "mail")).toBeCloseTo(weight(question, "mail") * DESTINATION_START_PRIOR);
+    expect(weight(start, "server")).toBeCloseTo(weight(question, "server") * DESTINATION_START_PRIOR);
+    expect(weight(start, "connect")).toBe(weight(question, "connect"));
+  });
+});
+
