@@ -219,7 +219,7 @@ export class CallGraph {
   private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
     const leaving = new Map<string, CrossScopeReference>();
     for (const r of references) if (r.kind === "call") leaving.set(`${r.from_file}:${r.line}:${r.target}`, r);
-    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name) };
+    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name), basesOf: (name) => this.bases.get(name) ?? [] };
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;

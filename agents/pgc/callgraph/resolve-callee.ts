@@ -9,7 +9,7 @@
 //     the scope's classes deriving from the caller's. When the caller's class does not define `m`, the
 //     call is also a member exit (a subclass in another scope may). Through its parent
 //     (`super().m()`, `super.m()`): a method `m` of another class of the scope (at most two), else an
-//     exit, as the parent is then another scope's.
+//     exit naming the parent class, as the parent is then another scope's.
 //  3. Through an object whose class the caller says (`g = BytesGenerator(fp); g.flatten()`, `new Doc().compile()`,
 //     a parameter typed `msg: Message`): that class's method `m`, or its bases'; none in the scope makes it
 //     a member exit naming the class.
@@ -31,6 +31,8 @@ export interface CalleeIndex {
   subclassesOf?(className: string): ReadonlySet<string>;
   /** The scope's classes a class derives from, directly or not, by their last names (empty when none). */
   superclassesOf?(className: string): ReadonlySet<string>;
+  /** The bases a class names in its declaration, by their last names (empty when none). */
+  basesOf?(className: string): readonly string[];
 }
 
 export type ResolvedCallee =
@@ -101,7 +103,9 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   }
   if (SUPER_RECEIVER.test(receiver)) {
     const inherited = defined.filter((n) => (n.kind === "method" || n.kind === "function") && n.container !== caller.container);
-    if (inherited.length === 0) return { kind: "member", name };
+    // The parent is another scope's: the exit names it (`super.flush()` in a `TestScheduler extends VirtualTimeScheduler`).
+    const base = index.basesOf?.(lastName(caller.container) ?? "")[0];
+    if (inherited.length === 0) return { kind: "member", name, ...(base ? { receiverClass: base } : {}) };
     return inherited.length <= MAX_MEMBER_TARGETS ? { kind: "local", nodes: inherited } : { kind: "none" };
   }
   if (SELF_RECEIVER.test(receiver)) {

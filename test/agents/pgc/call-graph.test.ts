@@ -341,6 +341,8 @@ describe("method calls in Python and TypeScript", () => {
     const special = graph.named("route").find((n) => n.container === "SpecialRouter");
     expect(graph.callsOf(special!.id)).toEqual([]);
     expect(graph.exitsOf(special!.id).map((e) => e.target)).toContain("route");
+    // The exit names the parent class, so the manager continues in the scope that defines it.
+    expect(graph.exitsOf(special!.id).find((e) => e.target === "route")?.receiver_class).toBe("Router");
   });
 
   it("knows the scope's class hierarchy from the class declarations", async () => {
