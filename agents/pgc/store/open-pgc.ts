@@ -9,6 +9,7 @@ import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../sc
 import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
 import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
 import { readManifest, STORE_VERSION, MANIFEST_FORMAT, writeManifest, type StoreManifest } from "./manifest.js";
+import { extractChanged } from "./extract-changed.js";
 import { gitHead } from "./source-revision.js";
 
 export type BuildPhase = "scan" | "parse" | "link" | "index" | "calibrate" | "load";
@@ -23,6 +24,8 @@ export interface OpenPgcOptions {
   rebuild?: boolean;
   /** The root's git HEAD when the caller already knows it (one `git rev-parse` for many scopes). */
   sourceRevision?: string | null;
+  /** Worker threads that parse a build's changed files; 1 parses on the calling thread. Default: one per core. */
+  threads?: number;
   logger: Logger;
   onProgress?: ProgressListener;
 }
@@ -35,8 +38,8 @@ export interface OpenedPgc {
   index: LexicalIndex;
   calibration: Calibration;
   manifest: StoreManifest;
-  /** How the index came to be: loaded untouched, or rebuilt re-parsing `reparsed` files. */
-  outcome: { mode: "loaded" | "built"; reparsed: number; reused: number; reason: string };
+  /** How the index came to be: loaded untouched, or rebuilt re-parsing `reparsed` files on `threads` threads. */
+  outcome: { mode: "loaded" | "built"; reparsed: number; reused: number; reason: string; threads?: number };
 }
 
 const BLOB = { extractions: "extractions.msgpack", scope: "scope.msgpack", index: "index.msgpack", calibration: "calibration.json" } as const;
@@ -159,17 +162,14 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   }
   // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
   // parsed: a worker whose stored index is still valid starts without it.
-  const { extractFile, linkScope, readGitHistory } = await import("../overlays/index.js");
+  const { linkScope, readGitHistory } = await import("../overlays/index.js");
   const reason = options.rebuild ? "rebuild requested" : manifest ? "files changed since the last build" : "no usable stored index";
   const previous = await previousExtractions(dir, manifest, logger);
-  const extractions: FileExtraction[] = [];
-  let reused = 0;
-  for (const [i, file] of scanned.files.entries()) {
-    const cached = previous.get(`${file.path}\0${file.sha256}`);
-    if (cached) reused++;
-    extractions.push(cached ?? (await extractFile({ path: file.path, content: file.content, language: file.language, sha256: file.sha256, bytes: file.bytes })));
-    onProgress?.({ phase: "parse", done: i + 1, total: scanned.files.length });
-  }
+  const { extractions, reused, threads } = await extractChanged(scanned.files, {
+    previous,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    onProgress: (done, total) => onProgress?.({ phase: "parse", done, total }),
+  });
   onProgress?.({ phase: "link", done: 0, total: 1 });
   const history = await readGitHistory({ root, scopePaths });
   const { extractions: _kept, ...data } = await linkScope({ root, extractions, history });
@@ -200,5 +200,5 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   };
   await writeManifest(dir, written);
   logger.info({ scope: options.scope, files: scanned.files.length, reparsed: scanned.files.length - reused, ms: written.build_ms }, "PGC built");
-  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed: scanned.files.length - reused, reused, reason } };
+  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed: scanned.files.length - reused, reused, reason, threads } };
 }

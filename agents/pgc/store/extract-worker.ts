@@ -1,0 +1,19 @@
+// Worker-thread side of the extraction pool: extracts the files the pool sends, one message each.
+// Each thread loads its own tree-sitter runtime and grammars (wasm memory is per thread).
+import { parentPort } from "node:worker_threads";
+import { extractFile, type ExtractFileInput } from "../overlays/extract-file.js";
+
+export interface ExtractRequest {
+  slot: number;
+  input: ExtractFileInput;
+}
+
+const port = parentPort;
+if (port) {
+  port.on("message", (request: ExtractRequest) => {
+    extractFile(request.input).then(
+      (extraction) => port.postMessage({ slot: request.slot, extraction }),
+      (error: unknown) => port.postMessage({ slot: request.slot, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    );
+  });
+}
