@@ -1,13 +1,16 @@
 // JSON form of a lexical index: typed arrays as little-endian base64, terms as one "\n"-joined string,
-// so a large scope loads with a few bulk decodes instead of millions of JSON numbers.
+// so a large scope loads with a few bulk decodes instead of millions of JSON numbers. Posting weights
+// are not stored: they are derived from the stored per-field counts and document lengths on load.
 import { endianness } from "node:os";
 import { z } from "zod";
 import { OVERLAYS } from "../types.js";
 import { IndexFormatError } from "./errors.js";
-import type { IndexData } from "./index-builder.js";
+import { postingWeights, type IndexData } from "./index-builder.js";
+import { FIELD_COUNT } from "./doc-terms.js";
 
 export const INDEX_FORMAT = "lattice-pgc-lexical-index";
-export const INDEX_FORMAT_VERSION = 1;
+/** 2: terms sorted; per-field counts, document lengths and field hashes stored (weights derived), so an index can be patched. */
+export const INDEX_FORMAT_VERSION = 2;
 /** Terms never contain a newline: the tokenizer emits only [a-z0-9_-]. */
 const TERM_SEPARATOR = "\n";
 
@@ -24,10 +27,12 @@ export interface LexicalIndexJSON {
   doc_ids: string[];
   doc_symbols: string[];
   doc_overlays: string;
+  doc_lengths: string;
+  doc_hashes: string;
   terms: string;
   offsets: string;
   posting_docs: string;
-  posting_weights: string;
+  posting_counts: string;
 }
 
 const indexJsonSchema = z.object({
@@ -41,10 +46,12 @@ const indexJsonSchema = z.object({
   doc_ids: z.array(z.string()),
   doc_symbols: z.array(z.string()),
   doc_overlays: z.string(),
+  doc_lengths: z.string(),
+  doc_hashes: z.string(),
   terms: z.string(),
   offsets: z.string(),
   posting_docs: z.string(),
-  posting_weights: z.string(),
+  posting_counts: z.string(),
 });
 
 function assertLittleEndian(): void {
@@ -73,25 +80,31 @@ export function encodeIndex(data: IndexData, params: IndexParams): LexicalIndexJ
     doc_ids: [...data.docIds],
     doc_symbols: [...data.docSymbols],
     doc_overlays: toBase64(data.docOverlays),
+    doc_lengths: toBase64(data.docLengths),
+    doc_hashes: toBase64(data.docHashes),
     terms: data.terms.join(TERM_SEPARATOR),
     offsets: toBase64(data.offsets),
     posting_docs: toBase64(data.postingDocs),
-    posting_weights: toBase64(data.postingWeights),
+    posting_counts: toBase64(data.postingCounts),
   };
 }
 
-function checkConsistency(data: IndexData): void {
+type StoredArrays = Omit<IndexData, "postingWeights">;
+
+function checkConsistency(data: StoredArrays): void {
   const docCount = data.docIds.length;
-  if (data.docSymbols.length !== docCount || data.docOverlays.length !== docCount) {
+  if (data.docSymbols.length !== docCount || data.docOverlays.length !== docCount || data.docLengths.length !== docCount * FIELD_COUNT || data.docHashes.length !== docCount * 2) {
     throw new IndexFormatError("per-document arrays differ in length");
   }
   if (data.offsets.length !== data.terms.length + 1) throw new IndexFormatError("offsets do not match the term count");
   const total = data.offsets[data.terms.length];
-  if (total !== data.postingDocs.length || total !== data.postingWeights.length) {
+  if (total !== data.postingDocs.length || (total as number) * FIELD_COUNT !== data.postingCounts.length) {
     throw new IndexFormatError("posting arrays do not match the offsets");
   }
   for (let t = 0; t < data.terms.length; t++) {
     if ((data.offsets[t] as number) > (data.offsets[t + 1] as number)) throw new IndexFormatError("offsets are not ascending");
+    // A patched build merges new terms into the stored ones and relies on this order.
+    if (t > 0 && !((data.terms[t - 1] as string) < (data.terms[t] as string))) throw new IndexFormatError("terms are not strictly ascending");
   }
   for (const doc of data.postingDocs) if (doc >= docCount) throw new IndexFormatError("a posting names a document out of range");
   for (const overlay of data.docOverlays) if (overlay >= OVERLAYS.length) throw new IndexFormatError("unknown overlay number");
@@ -103,15 +116,18 @@ export function decodeIndex(json: unknown): { data: IndexData; params: IndexPara
   const parsed = indexJsonSchema.safeParse(json);
   if (!parsed.success) throw new IndexFormatError(`not a ${INDEX_FORMAT} v${INDEX_FORMAT_VERSION}`, { cause: parsed.error });
   const j = parsed.data;
-  const data: IndexData = {
+  const stored: StoredArrays = {
     docIds: j.doc_ids,
     docSymbols: j.doc_symbols,
     docOverlays: new Uint8Array(fromBase64(j.doc_overlays, 1, "doc_overlays")),
+    docLengths: new Uint32Array(fromBase64(j.doc_lengths, 4, "doc_lengths")),
+    docHashes: new Uint32Array(fromBase64(j.doc_hashes, 4, "doc_hashes")),
     terms: j.terms.length === 0 ? [] : j.terms.split(TERM_SEPARATOR),
     offsets: new Uint32Array(fromBase64(j.offsets, 4, "offsets")),
     postingDocs: new Uint32Array(fromBase64(j.posting_docs, 4, "posting_docs")),
-    postingWeights: new Float32Array(fromBase64(j.posting_weights, 4, "posting_weights")),
+    postingCounts: new Uint16Array(fromBase64(j.posting_counts, 2, "posting_counts")),
   };
-  checkConsistency(data);
-  return { data, params: j.params };
+  checkConsistency(stored);
+  const weights = postingWeights(stored.offsets, stored.postingDocs, stored.postingCounts, stored.docLengths);
+  return { data: { ...stored, postingWeights: weights }, params: j.params };
 }

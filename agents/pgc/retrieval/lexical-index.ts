@@ -76,14 +76,18 @@ export class LexicalIndex {
     this.touched = new Int32Array(data.docIds.length);
   }
 
-  static build(docs: readonly IndexDoc[]): LexicalIndex {
+  /**
+   * The index of `docs`. Given the `previous` index of the same scope, documents whose fields are unchanged
+   * take their terms from it rather than being tokenized again; the result is identical either way.
+   */
+  static build(docs: readonly IndexDoc[], previous?: LexicalIndex): LexicalIndex {
     const seen = new Set<string>();
     for (const doc of docs) {
       if (seen.has(doc.id)) throw new IndexFormatError(`duplicate document id "${doc.id}"`);
       seen.add(doc.id);
     }
     const params = { k1: BM25_K1, boosts: { ...FIELD_BOOSTS }, length_normalisation: { ...FIELD_LENGTH_NORMALISATION } };
-    return new LexicalIndex(buildIndexData(docs), params);
+    return new LexicalIndex(buildIndexData(docs, previous?.data), params);
   }
 
   static fromJSON(json: unknown): LexicalIndex {

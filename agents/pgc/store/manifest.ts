@@ -16,7 +16,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 8: method calls name the class of their object when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
 /** 9: functions JS/TS assigns to members (`Foo.prototype.m = function`, `this.m = …` in a constructor, `inst.m = (…) => …` in a builder's body) became methods, and calls through an import name the scope's file it resolves to. */
 /** 10: a method call through a field of the caller's own object names the field's class (`self.parser = FeedParser()` … `self.parser.feed()`). */
-export const STORE_VERSION = 10;
+/** 11: extractions in shards, import resolutions kept per file, the index stores per-field counts (sorted terms) so a rebuild patches it. */
+export const STORE_VERSION = 11;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

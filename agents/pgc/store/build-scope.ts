@@ -1,0 +1,99 @@
+// The build half of openPgc: from scanned files to a stored PGC, reusing what the last build left that
+// still holds: extractions of unchanged files, their import resolutions, the index's tokenized documents,
+// the calibration; and writing only the extraction shards whose files changed.
+import type { Logger } from "pino";
+import type { ImportLinkMemory } from "../overlays/import-links.js";
+import { LexicalIndex, type LexicalIndexJSON } from "../retrieval/index.js";
+import type { ScannedFile } from "../scan/index.js";
+import { readBlob, writeBlob } from "./blobs.js";
+import { CALIBRATION_BLOB, calibrationFor } from "./calibration-reuse.js";
+import { extractChanged } from "./extract-changed.js";
+import { readExtractionShards, writeExtractionShards } from "./extraction-shards.js";
+import { MANIFEST_FORMAT, STORE_VERSION, writeManifest, type StoreManifest } from "./manifest.js";
+import type { OpenedPgc, ProgressListener, ScopeData } from "./open-pgc.js";
+
+export const BLOB = { scope: "scope.msgpack", index: "index.msgpack", importLinks: "import-links.msgpack", calibration: CALIBRATION_BLOB } as const;
+
+export interface BuildContext {
+  scope: string;
+  root: string;
+  scopePaths: string[];
+  dir: string;
+  files: readonly ScannedFile[];
+  head: string | null;
+  revision: string;
+  /** The last build's manifest; null for a cold build. */
+  manifest: StoreManifest | null;
+  reason: string;
+  threads?: number;
+  started: number;
+  logger: Logger;
+  onProgress?: ProgressListener;
+}
+
+/** A stored blob of the last build, or null (logged) when it is absent or unusable: the build then does without it. */
+async function previousBlob<T>(context: BuildContext, name: string, decode: (value: unknown) => T): Promise<T | null> {
+  const sum = context.manifest?.blobs[name];
+  if (sum === undefined) return null;
+  try {
+    return decode(await readBlob<unknown>(context.dir, name, sum));
+  } catch (error) {
+    context.logger.warn({ err: error, blob: name }, "stored data unusable; rebuilding it from scratch");
+    return null;
+  }
+}
+
+export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
+  const { dir, manifest, onProgress } = context;
+  // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
+  // built: a worker whose stored index is still valid starts without it.
+  const { linkScope, readGitHistory } = await import("../overlays/index.js");
+  const [stored, previousLinks, previousIndex] = await Promise.all([
+    readExtractionShards(dir, manifest, context.logger),
+    previousBlob(context, BLOB.importLinks, (value) => value as ImportLinkMemory),
+    previousBlob(context, BLOB.index, (value) => LexicalIndex.fromJSON(value as LexicalIndexJSON)),
+  ]);
+  const { extractions, reused, threads } = await extractChanged(context.files, {
+    previous: stored.byFile,
+    ...(context.threads !== undefined ? { threads: context.threads } : {}),
+    onProgress: (done, total) => onProgress?.({ phase: "parse", done, total }),
+  });
+  onProgress?.({ phase: "link", done: 0, total: 1 });
+  const history = await readGitHistory({ root: context.root, scopePaths: context.scopePaths });
+  const { extractions: _kept, importLinks, ...data } = await linkScope({ root: context.root, extractions, history, previousImportLinks: previousLinks });
+  onProgress?.({ phase: "index", done: 0, total: 1 });
+  const index = LexicalIndex.build(data.docs, previousIndex ?? undefined);
+  onProgress?.({ phase: "calibrate", done: 0, total: 1 });
+  const { calibration, drift } = await calibrationFor(dir, manifest, context.revision, context.files, index, data.docs, context.logger);
+  onProgress?.({ phase: "write", done: 0, total: 1 });
+  const blobs = {
+    ...(await writeExtractionShards(dir, extractions, { manifest, intact: stored.intact })),
+    [BLOB.importLinks]: await writeBlob(dir, BLOB.importLinks, importLinks),
+    [BLOB.scope]: await writeBlob(dir, BLOB.scope, data),
+    [BLOB.index]: await writeBlob(dir, BLOB.index, index.toJSON()),
+    [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration),
+  };
+  const written = manifestOf(context, data, { kind: calibration.kind, ...calibration.report, ...drift }, blobs);
+  await writeManifest(dir, written);
+  const reparsed = context.files.length - reused;
+  context.logger.info({ scope: context.scope, files: context.files.length, reparsed, ms: written.build_ms }, "PGC built");
+  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed, reused, reason: context.reason, threads } };
+}
+
+function manifestOf(context: BuildContext, data: ScopeData, calibration: Record<string, unknown>, blobs: Record<string, string>): StoreManifest {
+  return {
+    format: MANIFEST_FORMAT,
+    version: STORE_VERSION,
+    scope: context.scope,
+    root: context.root,
+    scope_paths: context.scopePaths,
+    source_revision: context.head,
+    index_revision: context.revision,
+    files: Object.fromEntries(context.files.map((f) => [f.path, f.sha256])),
+    stats: { ...data.stats },
+    calibration,
+    built_at: new Date().toISOString(),
+    build_ms: Math.round(performance.now() - context.started),
+    blobs,
+  };
+}
