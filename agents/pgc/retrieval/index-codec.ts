@@ -1,6 +1,7 @@
-// JSON form of a lexical index: typed arrays as little-endian base64, terms as one "\n"-joined string,
-// so a large scope loads with a few bulk decodes instead of millions of JSON numbers. Posting weights
-// are not stored: they are derived from the stored per-field counts and document lengths on load.
+// Serialized forms of a lexical index: typed arrays as little-endian base64 (JSON) or as raw bytes (the
+// store's msgpack, with no base64 step), terms as one "\n"-joined string, so a large scope loads with a
+// few bulk decodes instead of millions of numbers. Posting weights are not stored: they are derived from
+// the stored per-field counts and document lengths on load.
 import { endianness } from "node:os";
 import { z } from "zod";
 import { OVERLAYS } from "../types.js";
@@ -20,21 +21,22 @@ export interface IndexParams {
   length_normalisation: Record<string, number>;
 }
 
-export interface LexicalIndexJSON {
+type ArrayField = "doc_overlays" | "doc_lengths" | "doc_hashes" | "offsets" | "posting_docs" | "posting_counts";
+
+/** An index with its typed arrays as `A`: base64 strings in JSON, bytes in the store. */
+export type EncodedIndex<A extends string | Uint8Array> = {
   format: typeof INDEX_FORMAT;
   version: typeof INDEX_FORMAT_VERSION;
   params: IndexParams;
   doc_ids: string[];
   doc_symbols: string[];
-  doc_overlays: string;
-  doc_lengths: string;
-  doc_hashes: string;
   terms: string;
-  offsets: string;
-  posting_docs: string;
-  posting_counts: string;
-}
+} & Record<ArrayField, A>;
 
+export type LexicalIndexJSON = EncodedIndex<string>;
+export type StoredLexicalIndex = EncodedIndex<Uint8Array>;
+
+const arrayField = z.union([z.string(), z.instanceof(Uint8Array)]);
 const indexJsonSchema = z.object({
   format: z.literal(INDEX_FORMAT),
   version: z.literal(INDEX_FORMAT_VERSION),
@@ -45,13 +47,13 @@ const indexJsonSchema = z.object({
   }),
   doc_ids: z.array(z.string()),
   doc_symbols: z.array(z.string()),
-  doc_overlays: z.string(),
-  doc_lengths: z.string(),
-  doc_hashes: z.string(),
+  doc_overlays: arrayField,
+  doc_lengths: arrayField,
+  doc_hashes: arrayField,
   terms: z.string(),
-  offsets: z.string(),
-  posting_docs: z.string(),
-  posting_counts: z.string(),
+  offsets: arrayField,
+  posting_docs: arrayField,
+  posting_counts: arrayField,
 });
 
 function assertLittleEndian(): void {
@@ -62,16 +64,20 @@ function toBase64(view: ArrayBufferView): string {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("base64");
 }
 
+function toBytes(view: ArrayBufferView): Uint8Array {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
 /** Decodes into a fresh, aligned buffer (a pooled Buffer may start at an offset a Uint32Array cannot use). */
-function fromBase64(text: string, bytesPerElement: number, what: string): ArrayBuffer {
-  const bytes = Buffer.from(text, "base64");
+function fromBase64(encoded: string | Uint8Array, bytesPerElement: number, what: string): ArrayBuffer {
+  const bytes = typeof encoded === "string" ? Buffer.from(encoded, "base64") : encoded;
   if (bytes.byteLength % bytesPerElement !== 0) throw new IndexFormatError(`${what} is not a whole number of elements`);
   const out = new ArrayBuffer(bytes.byteLength);
   new Uint8Array(out).set(bytes);
   return out;
 }
 
-export function encodeIndex(data: IndexData, params: IndexParams): LexicalIndexJSON {
+export function encodeIndex<A extends string | Uint8Array>(data: IndexData, params: IndexParams, encode: (view: ArrayBufferView) => A): EncodedIndex<A> {
   assertLittleEndian();
   return {
     format: INDEX_FORMAT,
@@ -79,15 +85,20 @@ export function encodeIndex(data: IndexData, params: IndexParams): LexicalIndexJ
     params,
     doc_ids: [...data.docIds],
     doc_symbols: [...data.docSymbols],
-    doc_overlays: toBase64(data.docOverlays),
-    doc_lengths: toBase64(data.docLengths),
-    doc_hashes: toBase64(data.docHashes),
+    doc_overlays: encode(data.docOverlays),
+    doc_lengths: encode(data.docLengths),
+    doc_hashes: encode(data.docHashes),
     terms: data.terms.join(TERM_SEPARATOR),
-    offsets: toBase64(data.offsets),
-    posting_docs: toBase64(data.postingDocs),
-    posting_counts: toBase64(data.postingCounts),
+    offsets: encode(data.offsets),
+    posting_docs: encode(data.postingDocs),
+    posting_counts: encode(data.postingCounts),
   };
 }
+
+/** The JSON form (base64 arrays). */
+export const encodeIndexJSON = (data: IndexData, params: IndexParams): LexicalIndexJSON => encodeIndex(data, params, toBase64);
+/** The store's form (raw little-endian bytes; views of the index's own arrays, not copies). */
+export const encodeIndexStored = (data: IndexData, params: IndexParams): StoredLexicalIndex => encodeIndex(data, params, toBytes);
 
 type StoredArrays = Omit<IndexData, "postingWeights">;
 

@@ -3,7 +3,7 @@ export { moduleNames, retrieve, EXACT_SIMILARITY, MAX_EXACT_MATCHES } from "./re
 export type { DocLookup, RetrievalPgc, RetrieveOptions, RetrievedHit, RetrieveResult } from "./retrieve.js";
 export { LexicalIndex, DEFAULT_TOP_K, MAX_TOP_K, MAX_QUERY_TERMS } from "./lexical-index.js";
 export type { HitFeatures, LexicalHit, SearchOptions, SearchResult } from "./lexical-index.js";
-export type { LexicalIndexJSON } from "./index-codec.js";
+export type { LexicalIndexJSON, StoredLexicalIndex } from "./index-codec.js";
 export type { EdgeMap, ExactMatch } from "./symbol-table.js";
 export {
   fitCalibration,

@@ -3,7 +3,7 @@ import { OVERLAYS, type IndexDoc, type Overlay } from "../types.js";
 import { IndexFormatError, InvalidRetrievalOptionsError } from "./errors.js";
 import { BM25_K1, FIELD_BOOSTS, FIELD_LENGTH_NORMALISATION } from "./fields.js";
 import { buildIndexData, type IndexData } from "./index-builder.js";
-import { decodeIndex, encodeIndex, type IndexParams, type LexicalIndexJSON } from "./index-codec.js";
+import { decodeIndex, encodeIndexJSON, encodeIndexStored, type IndexParams, type LexicalIndexJSON, type StoredLexicalIndex } from "./index-codec.js";
 import { SymbolTable, type EdgeMap, type ExactMatch } from "./symbol-table.js";
 import { tokenize } from "./tokenizer.js";
 import { TopK } from "./top-k.js";
@@ -90,13 +90,19 @@ export class LexicalIndex {
     return new LexicalIndex(buildIndexData(docs, previous?.data), params);
   }
 
+  /** Reads either serialized form: `toJSON()`'s or `toStored()`'s. */
   static fromJSON(json: unknown): LexicalIndex {
     const { data, params } = decodeIndex(json);
     return new LexicalIndex(data, params);
   }
 
   toJSON(): LexicalIndexJSON {
-    return encodeIndex(this.data, this.params);
+    return encodeIndexJSON(this.data, this.params);
+  }
+
+  /** The form the store packs: arrays as raw bytes (msgpack binary), no base64 step either way. */
+  toStored(): StoredLexicalIndex {
+    return encodeIndexStored(this.data, this.params);
   }
 
   get docCount(): number {

@@ -3,12 +3,13 @@
 // the calibration; and writing only the extraction shards whose files changed.
 import type { Logger } from "pino";
 import type { ImportLinkMemory } from "../overlays/import-links.js";
-import { LexicalIndex, type LexicalIndexJSON } from "../retrieval/index.js";
+import { LexicalIndex, type StoredLexicalIndex } from "../retrieval/index.js";
 import type { ScannedFile } from "../scan/index.js";
 import { readBlob, writeBlob } from "./blobs.js";
 import { CALIBRATION_BLOB, calibrationFor } from "./calibration-reuse.js";
 import { extractChanged } from "./extract-changed.js";
 import { readExtractionShards, writeExtractionShards } from "./extraction-shards.js";
+import { toScopeBlob } from "./scope-blob.js";
 import { MANIFEST_FORMAT, STORE_VERSION, writeManifest, type StoreManifest } from "./manifest.js";
 import type { OpenedPgc, ProgressListener, ScopeData } from "./open-pgc.js";
 
@@ -51,7 +52,7 @@ export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
   const [stored, previousLinks, previousIndex] = await Promise.all([
     readExtractionShards(dir, manifest, context.logger),
     previousBlob(context, BLOB.importLinks, (value) => value as ImportLinkMemory),
-    previousBlob(context, BLOB.index, (value) => LexicalIndex.fromJSON(value as LexicalIndexJSON)),
+    previousBlob(context, BLOB.index, (value) => LexicalIndex.fromJSON(value as StoredLexicalIndex)),
   ]);
   const { extractions, reused, threads } = await extractChanged(context.files, {
     previous: stored.byFile,
@@ -69,8 +70,8 @@ export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
   const blobs = {
     ...(await writeExtractionShards(dir, extractions, { manifest, intact: stored.intact })),
     [BLOB.importLinks]: await writeBlob(dir, BLOB.importLinks, importLinks),
-    [BLOB.scope]: await writeBlob(dir, BLOB.scope, data),
-    [BLOB.index]: await writeBlob(dir, BLOB.index, index.toJSON()),
+    [BLOB.scope]: await writeBlob(dir, BLOB.scope, toScopeBlob(data, extractions)),
+    [BLOB.index]: await writeBlob(dir, BLOB.index, index.toStored()),
     [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration),
   };
   const written = manifestOf(context, data, { kind: calibration.kind, ...calibration.report, ...drift }, blobs);

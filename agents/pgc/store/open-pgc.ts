@@ -4,12 +4,14 @@
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ScopeExtraction } from "../overlays/index.js";
-import { LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
+import { LexicalIndex, type Calibration, type StoredLexicalIndex } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
-import { readBlob, sha256Hex } from "./blobs.js";
+import { CorruptStoreError, readBlob, sha256Hex } from "./blobs.js";
 import { BLOB, buildScope } from "./build-scope.js";
 import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
+import { readAllExtractions } from "./extraction-shards.js";
 import { readManifest, type StoreManifest } from "./manifest.js";
+import { fromScopeBlob, type ScopeBlob } from "./scope-blob.js";
 import { gitHead } from "./source-revision.js";
 
 export { CALIBRATION_REFIT_SHARE, type CalibrationDrift } from "./calibration-reuse.js";
@@ -50,11 +52,16 @@ function indexRevision(files: readonly ScannedFile[], head: string | null): stri
   return sha256Hex(`${listing}\n${head ?? ""}`).slice(0, 16);
 }
 
-async function loadStored(dir: string, manifest: StoreManifest): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
-  const data = await readBlob<ScopeData>(dir, BLOB.scope, manifest.blobs[BLOB.scope] ?? "");
-  const index = LexicalIndex.fromJSON(await readBlob<LexicalIndexJSON>(dir, BLOB.index, manifest.blobs[BLOB.index] ?? ""));
-  const calibration = await readBlob<Calibration>(dir, BLOB.calibration, manifest.blobs[BLOB.calibration] ?? "");
-  return { data, index, calibration };
+/** Loads a current store; throws (CorruptStoreError) on any data file it cannot trust. */
+async function loadStored(dir: string, manifest: StoreManifest, files: readonly ScannedFile[]): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
+  const read = <T>(name: string) => readBlob<T>(dir, name, manifest.blobs[name] ?? "");
+  const [blob, byFile, stored, calibration] = await Promise.all([read<ScopeBlob>(BLOB.scope), readAllExtractions(dir, manifest), read<StoredLexicalIndex>(BLOB.index), read<Calibration>(BLOB.calibration)]);
+  const extractions = files.map((file) => {
+    const extraction = byFile.get(`${file.path}\0${file.sha256}`);
+    if (!extraction) throw new CorruptStoreError(`the stored extractions lack ${file.path}`);
+    return extraction;
+  });
+  return { data: fromScopeBlob(blob, extractions), index: LexicalIndex.fromJSON(stored), calibration };
 }
 
 export interface StoredPgcCheck {
@@ -93,7 +100,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   if (manifest && manifest.index_revision === revision) {
     try {
       onProgress?.({ phase: "load", done: 0, total: 1 });
-      const stored = await loadStored(dir, manifest);
+      const stored = await loadStored(dir, manifest, scanned.files);
       onProgress?.({ phase: "load", done: 1, total: 1 });
       return { ...stored, manifest, outcome: { mode: "loaded", reparsed: 0, reused: scanned.files.length, reason: "no file changed" } };
     } catch (error) {
