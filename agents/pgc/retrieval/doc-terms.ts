@@ -153,3 +153,37 @@ export function fieldsHash(doc: IndexDoc, out: Uint32Array, at: number): void {
   out[at] = a >>> 0;
   out[at + 1] = b >>> 0;
 }
+
+/** Documents tokenized on their own (on a worker thread): term ids are local to `terms`. */
+export interface TokenizedDocs {
+  terms: string[];
+  /** Document i has entries [starts[i], starts[i+1]) of termIds, FIELD_COUNT counts each. */
+  starts: Uint32Array;
+  termIds: Uint32Array;
+  counts: Uint16Array;
+  /** FIELD_COUNT field lengths per document. */
+  lengths: Uint32Array;
+  /** Two per document (`fieldsHash`). */
+  hashes: Uint32Array;
+}
+
+/** Tokenizes `docs` with a vocabulary of their own, for a build to merge later (`buildIndexData`). */
+export function tokenizeDocs(docs: readonly IndexDoc[]): TokenizedDocs {
+  const vocabulary = new Vocabulary();
+  const table = new DocTermTable(docs.length);
+  const counter = new DocCounter(vocabulary);
+  const hashes = new Uint32Array(docs.length * 2);
+  docs.forEach((doc, d) => {
+    counter.addDoc(doc, table);
+    fieldsHash(doc, hashes, d * 2);
+  });
+  const total = table.starts[docs.length] as number;
+  return {
+    terms: vocabulary.terms,
+    starts: table.starts,
+    termIds: table.terms.slice(0, total),
+    counts: table.counts.slice(0, total * FIELD_COUNT),
+    lengths: table.lengths,
+    hashes,
+  };
+}

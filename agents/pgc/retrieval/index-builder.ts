@@ -3,7 +3,7 @@
 // Either way the layout is canonical (terms sorted, documents ascending per term), so an index patched
 // from a previous one is the same, array for array, as one built from scratch over the same documents.
 import { OVERLAYS, type IndexDoc } from "../types.js";
-import { DocCounter, DocTermTable, FIELD_COUNT, fieldsHash, Vocabulary } from "./doc-terms.js";
+import { DocCounter, DocTermTable, FIELD_COUNT, fieldsHash, Vocabulary, type TokenizedDocs } from "./doc-terms.js";
 import { FIELD_BOOSTS, FIELD_LENGTH_NORMALISATION, FIELDS } from "./fields.js";
 import { StoredDocTerms } from "./stored-doc-terms.js";
 
@@ -29,16 +29,35 @@ export interface IndexData {
   readonly postingWeights: Float32Array;
 }
 
-/** Builds the index of `docs`, reusing the terms of documents `previous` already holds. */
-export function buildIndexData(docs: readonly IndexDoc[], previous?: IndexData): IndexData {
+/** Documents tokenized ahead (on a worker thread): `docs[first + i]` is the batch's document i. */
+export interface TokenizedBatch {
+  first: number;
+  batch: TokenizedDocs;
+}
+
+/**
+ * Builds the index of `docs`. A document's terms come from a batch tokenized ahead when one covers it,
+ * else from the `previous` index when its fields hash as they did there, else from tokenizing it here.
+ */
+export function buildIndexData(docs: readonly IndexDoc[], previous?: IndexData, tokenized: readonly TokenizedBatch[] = []): IndexData {
+  const ahead = new Int32Array(docs.length).fill(-1);
+  tokenized.forEach(({ first, batch }, b) => ahead.fill(b, first, first + batch.starts.length - 1));
   const docHashes = new Uint32Array(docs.length * 2);
-  docs.forEach((doc, d) => fieldsHash(doc, docHashes, d * 2));
+  docs.forEach((doc, d) => {
+    const b = ahead[d] as number;
+    if (b < 0) return fieldsHash(doc, docHashes, d * 2);
+    const { first, batch } = tokenized[b] as TokenizedBatch;
+    docHashes.set(batch.hashes.subarray((d - first) * 2, (d - first) * 2 + 2), d * 2);
+  });
   const vocabulary = new Vocabulary(previous?.terms ?? []);
   const firstFresh = vocabulary.terms.length;
   const stored = previous ? new StoredDocTerms(previous) : null;
   const table = new DocTermTable(docs.length);
   const counter = new DocCounter(vocabulary);
+  const merger = new BatchMerger(vocabulary);
   docs.forEach((doc, d) => {
+    const b = ahead[d] as number;
+    if (b >= 0) return merger.copyInto(tokenized[b] as TokenizedBatch, d, table);
     const old = stored?.find(docHashes[d * 2] as number, docHashes[d * 2 + 1] as number);
     if (stored && old !== undefined) stored.copyInto(old, table);
     else counter.addDoc(doc, table);
@@ -53,6 +72,28 @@ export function buildIndexData(docs: readonly IndexDoc[], previous?: IndexData):
     ...postings,
     postingWeights: postingWeights(postings.offsets, postings.postingDocs, postings.postingCounts, table.lengths),
   };
+}
+
+/** Copies a document of a batch into the build, its local term ids mapped once per batch to the build's. */
+class BatchMerger {
+  private current: TokenizedBatch | null = null;
+  private ids = new Uint32Array(0);
+
+  constructor(private readonly vocabulary: Vocabulary) {}
+
+  copyInto(entry: TokenizedBatch, d: number, table: DocTermTable): void {
+    if (this.current !== entry) {
+      this.current = entry;
+      this.ids = Uint32Array.from(entry.batch.terms, (term) => this.vocabulary.idOf(term));
+    }
+    const { batch } = entry;
+    const i = d - entry.first;
+    const start = batch.starts[i] as number;
+    const end = batch.starts[i + 1] as number;
+    const termIds = new Uint32Array(end - start);
+    for (let k = start; k < end; k++) termIds[k - start] = this.ids[batch.termIds[k] as number] as number;
+    table.push(termIds, batch.counts.subarray(start * FIELD_COUNT, end * FIELD_COUNT), batch.lengths.subarray(i * FIELD_COUNT, (i + 1) * FIELD_COUNT));
+  }
 }
 
 function overlayNumber(doc: IndexDoc): number {

@@ -3,11 +3,14 @@
 // the calibration; and writing only the extraction shards whose files changed.
 import type { Logger } from "pino";
 import type { ImportLinkMemory } from "../overlays/import-links.js";
-import { LexicalIndex, type StoredLexicalIndex } from "../retrieval/index.js";
+import type { FileExtraction } from "../overlays/index.js";
+import { LexicalIndex, type StoredLexicalIndex, type TokenizedBatch, type TokenizedDocs } from "../retrieval/index.js";
 import type { ScannedFile } from "../scan/index.js";
 import { readBlob, writeBlob } from "./blobs.js";
 import { CALIBRATION_BLOB, calibrationFor } from "./calibration-reuse.js";
 import { extractChanged } from "./extract-changed.js";
+import { defaultExtractThreads } from "./extract-pool.js";
+import { fitCalibrationOnThread } from "./fit-on-thread.js";
 import { readExtractionShards, writeExtractionShards } from "./extraction-shards.js";
 import { toScopeBlob } from "./scope-blob.js";
 import { MANIFEST_FORMAT, STORE_VERSION, writeManifest, type StoreManifest } from "./manifest.js";
@@ -54,7 +57,7 @@ export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
     previousBlob(context, BLOB.importLinks, (value) => value as ImportLinkMemory),
     previousBlob(context, BLOB.index, (value) => LexicalIndex.fromJSON(value as StoredLexicalIndex)),
   ]);
-  const { extractions, reused, threads } = await extractChanged(context.files, {
+  const { extractions, tokens, reused, threads } = await extractChanged(context.files, {
     previous: stored.byFile,
     ...(context.threads !== undefined ? { threads: context.threads } : {}),
     onProgress: (done, total) => onProgress?.({ phase: "parse", done, total }),
@@ -63,22 +66,38 @@ export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
   const history = await readGitHistory({ root: context.root, scopePaths: context.scopePaths });
   const { extractions: _kept, importLinks, ...data } = await linkScope({ root: context.root, extractions, history, previousImportLinks: previousLinks });
   onProgress?.({ phase: "index", done: 0, total: 1 });
-  const index = LexicalIndex.build(data.docs, previousIndex ?? undefined);
+  const index = LexicalIndex.build(data.docs, previousIndex ?? undefined, tokenizedBatches(extractions, tokens));
   onProgress?.({ phase: "calibrate", done: 0, total: 1 });
-  const { calibration, drift } = await calibrationFor(dir, manifest, context.revision, context.files, index, data.docs, context.logger);
+  // A fit on a worker thread runs while this thread writes the other data files.
+  const threadsAsked = { count: context.threads ?? defaultExtractThreads(), explicit: context.threads !== undefined };
+  const calibrating = calibrationFor(dir, manifest, context.revision, context.files, index, () => fitCalibrationOnThread(index, data.docs, threadsAsked), context.logger);
+  calibrating.catch(() => undefined); // awaited below; a failure while writing must not go unhandled
   onProgress?.({ phase: "write", done: 0, total: 1 });
-  const blobs = {
+  const written = {
     ...(await writeExtractionShards(dir, extractions, { manifest, intact: stored.intact })),
     [BLOB.importLinks]: await writeBlob(dir, BLOB.importLinks, importLinks),
     [BLOB.scope]: await writeBlob(dir, BLOB.scope, toScopeBlob(data, extractions)),
     [BLOB.index]: await writeBlob(dir, BLOB.index, index.toStored()),
-    [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration),
   };
-  const written = manifestOf(context, data, { kind: calibration.kind, ...calibration.report, ...drift }, blobs);
-  await writeManifest(dir, written);
+  const { calibration, drift } = await calibrating;
+  const blobs = { ...written, [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration) };
+  const manifestWritten = manifestOf(context, data, { kind: calibration.kind, ...calibration.report, ...drift }, blobs);
+  await writeManifest(dir, manifestWritten);
   const reparsed = context.files.length - reused;
-  context.logger.info({ scope: context.scope, files: context.files.length, reparsed, ms: written.build_ms }, "PGC built");
-  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed, reused, reason: context.reason, threads } };
+  context.logger.info({ scope: context.scope, files: context.files.length, reparsed, ms: manifestWritten.build_ms }, "PGC built");
+  return { data, index, calibration, manifest: manifestWritten, outcome: { mode: "built", reparsed, reused, reason: context.reason, threads } };
+}
+
+/** Where each file's documents tokenized on a thread start in `data.docs` (files' documents come first, in file order). */
+function tokenizedBatches(extractions: readonly FileExtraction[], tokens: readonly (TokenizedDocs | undefined)[]): TokenizedBatch[] {
+  const batches: TokenizedBatch[] = [];
+  let first = 0;
+  extractions.forEach((extraction, i) => {
+    const batch = tokens[i];
+    if (batch) batches.push({ first, batch });
+    first += extraction.docs.length;
+  });
+  return batches;
 }
 
 function manifestOf(context: BuildContext, data: ScopeData, calibration: Record<string, unknown>, blobs: Record<string, string>): StoreManifest {

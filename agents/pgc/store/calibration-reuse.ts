@@ -1,7 +1,7 @@
 // Whether a rebuild may keep the stored calibration: a statistical fit over the whole scope that a few
 // changed files barely move (PGC.md, "Storage").
 import type { Logger } from "pino";
-import { fitCalibration, indexSignature, type Calibration, type LexicalIndex } from "../retrieval/index.js";
+import { indexSignature, type Calibration, type LexicalIndex } from "../retrieval/index.js";
 import { readBlob } from "./blobs.js";
 import type { StoreManifest } from "./manifest.js";
 
@@ -25,16 +25,17 @@ export interface CalibrationDrift {
   reused: boolean;
 }
 
+/** `fit` makes a new calibration (perhaps on another thread); it is called only when the stored one cannot be kept. */
 export async function calibrationFor(
   dir: string,
   manifest: StoreManifest | null,
   revision: string,
   files: readonly { path: string; sha256: string }[],
   index: LexicalIndex,
-  docs: Parameters<typeof fitCalibration>[1],
+  fit: () => Promise<Calibration>,
   logger: Logger,
 ): Promise<{ calibration: Calibration; drift: CalibrationDrift }> {
-  const fresh = (): { calibration: Calibration; drift: CalibrationDrift } => ({ calibration: fitCalibration(index, docs), drift: { drift_files: 0, fitted_on: revision, reused: false } });
+  const fresh = async (): Promise<{ calibration: Calibration; drift: CalibrationDrift }> => ({ calibration: await fit(), drift: { drift_files: 0, fitted_on: revision, reused: false } });
   const fittedOn = manifest?.calibration["fitted_on"];
   if (!manifest || manifest.blobs[CALIBRATION_BLOB] === undefined) return fresh();
   const before = new Map(Object.entries(manifest.files));
