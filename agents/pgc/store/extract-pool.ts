@@ -47,7 +47,8 @@ export async function extractOnThreads(inputs: readonly ExtractFileInput[], thre
         worker.on("message", (reply: Reply) => {
           if ("error" in reply) return reject(new BuildWorkerError(`extracting ${inputs[reply.slot]?.path ?? "?"} failed: ${reply.error}`));
           results[reply.slot] = { extraction: reply.extraction, tokens: reply.tokens };
-          onDone?.(++done);
+          done++; // not inside onDone?.(…): an absent callback would skip the increment too
+          onDone?.(done);
           if (done === inputs.length) resolve();
           else feed(worker);
         });

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
-import { extractWorkerScript } from "../../../agents/pgc/store/extract-pool.js";
+import { extractOnThreads, extractWorkerScript } from "../../../agents/pgc/store/extract-pool.js";
+import { extractFile } from "../../../agents/pgc/overlays/index.js";
+import { tokenizeDocs } from "../../../agents/pgc/retrieval/index.js";
 
 const STDLIB = "/usr/lib/python3.11";
 const PACKAGES = ["json", "http", "email"];
@@ -35,5 +37,16 @@ describe.skipIf(!available)("threaded cold build (json, http, email of Python 3.
     // Each data file's sha256: identical bytes on disk.
     expect(threaded.manifest.blobs).toEqual(single.manifest.blobs);
     expect(threaded.data).toEqual(single.data);
+  });
+
+  it("extracts and tokenizes on threads what this thread would, without a progress callback too", async () => {
+    const inputs = [
+      { path: "a.py", content: 'def f(x):\n    """Double x."""\n    return g(x) * 2\n', language: "python" as const },
+      { path: "b.ts", content: "export function g(x: number): number {\n  return x;\n}\n", language: "typescript" as const },
+    ];
+    const threaded = await extractOnThreads(inputs, 2);
+    const here = await Promise.all(inputs.map((input) => extractFile(input)));
+    expect(threaded.map((result) => result.extraction)).toEqual(here);
+    expect(threaded.map((result) => result.tokens)).toEqual(here.map((extraction) => tokenizeDocs(extraction.docs)));
   });
 });
