@@ -2,21 +2,21 @@
 // still holds: extractions of unchanged files, their import resolutions, the index's tokenized documents,
 // the calibration; and writing only the extraction shards whose files changed.
 import type { Logger } from "pino";
-import type { ImportLinkMemory } from "../overlays/import-links.js";
 import type { FileExtraction } from "../overlays/index.js";
-import { LexicalIndex, type StoredLexicalIndex, type TokenizedBatch, type TokenizedDocs } from "../retrieval/index.js";
+import { LexicalIndex, type TokenizedBatch, type TokenizedDocs } from "../retrieval/index.js";
 import type { ScannedFile } from "../scan/index.js";
-import { readBlob, writeBlob } from "./blobs.js";
+import { writeBlob } from "./blobs.js";
 import { CALIBRATION_BLOB, calibrationFor } from "./calibration-reuse.js";
 import { extractChanged } from "./extract-changed.js";
 import { defaultExtractThreads } from "./extract-pool.js";
 import { fitCalibrationOnThread } from "./fit-on-thread.js";
-import { readExtractionShards, writeExtractionShards } from "./extraction-shards.js";
+import { writeExtractionShards } from "./extraction-shards.js";
 import { toScopeBlob } from "./scope-blob.js";
+import { IMPORT_LINKS_BLOB, INDEX_BLOB, type StoredState } from "./stored-state.js";
 import { MANIFEST_FORMAT, STORE_VERSION, writeManifest, type StoreManifest } from "./manifest.js";
 import type { OpenedPgc, ProgressListener, ScopeData } from "./open-pgc.js";
 
-export const BLOB = { scope: "scope.msgpack", index: "index.msgpack", importLinks: "import-links.msgpack", calibration: CALIBRATION_BLOB } as const;
+export const BLOB = { scope: "scope.msgpack", index: INDEX_BLOB, importLinks: IMPORT_LINKS_BLOB, calibration: CALIBRATION_BLOB } as const;
 
 export interface BuildContext {
   scope: string;
@@ -28,6 +28,8 @@ export interface BuildContext {
   revision: string;
   /** The last build's manifest; null for a cold build. */
   manifest: StoreManifest | null;
+  /** What the last build left that may be reused. */
+  stored: StoredState;
   reason: string;
   threads?: number;
   started: number;
@@ -35,28 +37,12 @@ export interface BuildContext {
   onProgress?: ProgressListener;
 }
 
-/** A stored blob of the last build, or null (logged) when it is absent or unusable: the build then does without it. */
-async function previousBlob<T>(context: BuildContext, name: string, decode: (value: unknown) => T): Promise<T | null> {
-  const sum = context.manifest?.blobs[name];
-  if (sum === undefined) return null;
-  try {
-    return decode(await readBlob<unknown>(context.dir, name, sum));
-  } catch (error) {
-    context.logger.warn({ err: error, blob: name }, "stored data unusable; rebuilding it from scratch");
-    return null;
-  }
-}
-
 export async function buildScope(context: BuildContext): Promise<OpenedPgc> {
   const { dir, manifest, onProgress } = context;
   // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
   // built: a worker whose stored index is still valid starts without it.
   const { linkScope, readGitHistory } = await import("../overlays/index.js");
-  const [stored, previousLinks, previousIndex] = await Promise.all([
-    readExtractionShards(dir, manifest, context.logger),
-    previousBlob(context, BLOB.importLinks, (value) => value as ImportLinkMemory),
-    previousBlob(context, BLOB.index, (value) => LexicalIndex.fromJSON(value as StoredLexicalIndex)),
-  ]);
+  const { extractions: stored, importLinks: previousLinks, index: previousIndex } = context.stored;
   const { extractions, tokens, reused, threads } = await extractChanged(context.files, {
     previous: stored.byFile,
     ...(context.threads !== undefined ? { threads: context.threads } : {}),

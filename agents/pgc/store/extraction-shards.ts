@@ -40,15 +40,6 @@ export async function readExtractionShards(dir: string, manifest: StoreManifest 
   return stored;
 }
 
-/** Every shard of a current store, or a throw (CorruptStoreError) when any is missing or damaged. */
-export async function readAllExtractions(dir: string, manifest: StoreManifest): Promise<Map<string, FileExtraction>> {
-  const byFile = new Map<string, FileExtraction>();
-  const names = Object.keys(manifest.blobs).filter((name) => name.startsWith("extractions-"));
-  const shards = await Promise.all(names.map((name) => readBlob<FileExtraction[]>(dir, name, manifest.blobs[name] ?? "")));
-  for (const shard of shards) for (const extraction of shard) byFile.set(`${extraction.file.path}\0${extraction.file.sha256}`, extraction);
-  return byFile;
-}
-
 /** Writes the shards whose files differ from the last build's; returns every shard's checksum. */
 export async function writeExtractionShards(
   dir: string,

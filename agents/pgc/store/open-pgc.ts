@@ -4,15 +4,15 @@
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { ScopeExtraction } from "../overlays/index.js";
-import { LexicalIndex, type Calibration, type StoredLexicalIndex } from "../retrieval/index.js";
+import type { Calibration, LexicalIndex } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
 import { CorruptStoreError, readBlob, sha256Hex } from "./blobs.js";
 import { BLOB, buildScope } from "./build-scope.js";
 import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
-import { readAllExtractions } from "./extraction-shards.js";
 import { readManifest, type StoreManifest } from "./manifest.js";
 import { fromScopeBlob, type ScopeBlob } from "./scope-blob.js";
 import { gitHead } from "./source-revision.js";
+import { readStoredState, type StoredState } from "./stored-state.js";
 
 export { CALIBRATION_REFIT_SHARE, type CalibrationDrift } from "./calibration-reuse.js";
 
@@ -53,15 +53,16 @@ function indexRevision(files: readonly ScannedFile[], head: string | null): stri
 }
 
 /** Loads a current store; throws (CorruptStoreError) on any data file it cannot trust. */
-async function loadStored(dir: string, manifest: StoreManifest, files: readonly ScannedFile[]): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
+async function loadStored(dir: string, manifest: StoreManifest, files: readonly ScannedFile[], state: StoredState): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
   const read = <T>(name: string) => readBlob<T>(dir, name, manifest.blobs[name] ?? "");
-  const [blob, byFile, stored, calibration] = await Promise.all([read<ScopeBlob>(BLOB.scope), readAllExtractions(dir, manifest), read<StoredLexicalIndex>(BLOB.index), read<Calibration>(BLOB.calibration)]);
+  const [blob, calibration] = await Promise.all([read<ScopeBlob>(BLOB.scope), read<Calibration>(BLOB.calibration)]);
+  if (!state.index) throw new CorruptStoreError("the stored index is unusable");
   const extractions = files.map((file) => {
-    const extraction = byFile.get(`${file.path}\0${file.sha256}`);
+    const extraction = state.extractions.byFile.get(`${file.path}\0${file.sha256}`);
     if (!extraction) throw new CorruptStoreError(`the stored extractions lack ${file.path}`);
     return extraction;
   });
-  return { data: fromScopeBlob(blob, extractions), index: LexicalIndex.fromJSON(stored), calibration };
+  return { data: fromScopeBlob(blob, extractions), index: state.index, calibration };
 }
 
 export interface StoredPgcCheck {
@@ -93,14 +94,17 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
   await mkdir(dir, { recursive: true });
   onProgress?.({ phase: "scan", done: 0, total: 1 });
-  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
+  const manifestRead = options.rebuild ? Promise.resolve(null) : readManifest(dir);
+  // What both a load and a rebuild need of the store is read while the scope is scanned (never rejects).
+  const stateRead = manifestRead.then((manifest) => readStoredState(dir, manifest, logger));
+  const [scanned, head, manifest] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root), manifestRead]);
   onProgress?.({ phase: "scan", done: 1, total: 1 });
   const revision = indexRevision(scanned.files, head);
-  const manifest = options.rebuild ? null : await readManifest(dir);
+  const state = await stateRead;
   if (manifest && manifest.index_revision === revision) {
     try {
       onProgress?.({ phase: "load", done: 0, total: 1 });
-      const stored = await loadStored(dir, manifest, scanned.files);
+      const stored = await loadStored(dir, manifest, scanned.files, state);
       onProgress?.({ phase: "load", done: 1, total: 1 });
       return { ...stored, manifest, outcome: { mode: "loaded", reparsed: 0, reused: scanned.files.length, reason: "no file changed" } };
     } catch (error) {
@@ -117,6 +121,7 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
     head,
     revision,
     manifest,
+    stored: state,
     reason,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     started,
