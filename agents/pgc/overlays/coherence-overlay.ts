@@ -5,6 +5,7 @@ import type { CodeSymbol, IndexDoc, Overlay } from "../types.js";
 import { type DocDraft, draft } from "./doc-draft.js";
 import type { GitHistory } from "./git-history.js";
 import { PROSE_SECTIONS } from "./mission-overlay.js";
+import { ProseMentions } from "./prose-mentions.js";
 
 /** A change counts as recent when it is this close to the newest commit of the scope. */
 export const RECENT_CHANGE_WINDOW_DAYS = 90;
@@ -22,22 +23,16 @@ function isIdentifierLike(name: string): boolean {
   return name.includes("_") || /[a-z][A-Z]/.test(name) || /\d/.test(name);
 }
 
-/** Prose documents (READMEs, docs, module docs) by the words they contain. */
-function mentionIndex(docs: readonly IndexDoc[]): { words: Map<string, IndexDoc>; prose: readonly IndexDoc[] } {
+/** The prose documents (READMEs, docs, module docs), ready to be asked where a function is mentioned. */
+function mentionIndex(docs: readonly IndexDoc[], parsed: readonly ParsedFile[]): ProseMentions {
   const prose = docs.filter((doc) => doc.overlay === "O4" && PROSE_SECTIONS.has(doc.section));
-  const words = new Map<string, IndexDoc>();
-  for (const doc of prose) {
-    for (const match of `${doc.fields.body ?? ""}\n${doc.fields.doc ?? ""}`.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-      if (!words.has(match[0])) words.set(match[0], doc);
-    }
-  }
-  return { words, prose };
+  const codeNames = new Set<string>();
+  for (const file of parsed) for (const symbol of file.symbols) if (!isIdentifierLike(symbol.name)) codeNames.add(symbol.name);
+  return new ProseMentions(prose, codeNames);
 }
 
-function mentionOf(symbol: CodeSymbol, index: ReturnType<typeof mentionIndex>): IndexDoc | undefined {
-  if (isIdentifierLike(symbol.name)) return index.words.get(symbol.name);
-  const written = [`${symbol.name}(`, `\`${symbol.name}\``];
-  return index.prose.find((doc) => written.some((form) => (doc.fields.body ?? "").includes(form)));
+function mentionOf(symbol: CodeSymbol, index: ProseMentions): IndexDoc | undefined {
+  return isIdentifierLike(symbol.name) ? index.word(symbol.name) : index.written(symbol.name);
 }
 
 function recentChange(file: string, history: GitHistory | null): string | undefined {
@@ -47,7 +42,7 @@ function recentChange(file: string, history: GitHistory | null): string | undefi
   return age <= RECENT_CHANGE_WINDOW_DAYS * DAY_MS ? `${last.date.slice(0, 10)} "${last.subject}"` : undefined;
 }
 
-function tiesOf(symbol: CodeSymbol, file: ParsedFile, index: ReturnType<typeof mentionIndex>, history: GitHistory | null): Ties {
+function tiesOf(symbol: CodeSymbol, file: ParsedFile, index: ProseMentions, history: GitHistory | null): Ties {
   const inside = (line: number): boolean => line >= symbol.line_start && line <= symbol.line_end;
   const risk = file.risks.find((item) => item.caller === symbol.name && inside(item.line_start));
   const assertion = file.assertions.find((item) => item.caller === symbol.name && inside(item.line_start));
@@ -87,7 +82,7 @@ function coherenceDoc(symbol: CodeSymbol, ties: Ties, overlays: Overlay[]): DocD
 }
 
 export function coherenceDocs(parsed: readonly ParsedFile[], docs: readonly IndexDoc[], history: GitHistory | null): DocDraft[] {
-  const index = mentionIndex(docs);
+  const index = mentionIndex(docs, parsed);
   const out: DocDraft[] = [];
   for (const file of parsed) {
     for (const symbol of file.symbols) {

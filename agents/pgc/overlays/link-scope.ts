@@ -1,12 +1,12 @@
 // Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
 import { crossScopeCalls } from "../parse/cross-scope-calls.js";
-import { linkImports } from "../parse/link-imports.js";
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
 import { OVERLAYS } from "../types.js";
 import { coherenceDocs } from "./coherence-overlay.js";
 import { DocIdAllocator } from "./doc-draft.js";
 import type { FileExtraction } from "./extract-file.js";
 import type { FileHistory, GitHistory } from "./git-history.js";
+import { linkImportsReusing, type ImportLinkMemory } from "./import-links.js";
 import { lineageDocs } from "./lineage-overlay.js";
 import { SymbolIndex } from "./symbol-index.js";
 
@@ -16,6 +16,8 @@ export interface LinkScopeInput {
   extractions: readonly FileExtraction[];
   history?: GitHistory | null;
   includeDirs?: readonly string[];
+  /** How the last build resolved each file's imports: reused for files whose sha256 is unchanged. */
+  previousImportLinks?: ImportLinkMemory | null;
 }
 
 export interface ScopeStats {
@@ -44,6 +46,8 @@ export interface ScopeExtraction {
   history: FileHistory[];
   /** The per-file part, kept so an incremental rebuild re-extracts only files whose sha256 changed. */
   extractions: readonly FileExtraction[];
+  /** How each file's imports resolved, kept so a rebuild resolves only changed files' imports. */
+  importLinks: ImportLinkMemory;
   stats: ScopeStats;
 }
 
@@ -53,11 +57,11 @@ const byLocation = (a: CrossScopeReference, b: CrossScopeReference): number =>
 export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction> {
   const parsed = input.extractions.map((extraction) => extraction.parsed);
   const files = input.extractions.map((extraction) => extraction.file);
-  const linked = await linkImports({
+  const { linked, memory } = await linkImportsReusing({
     root: input.root,
-    parsed,
-    scopeFiles: new Set(files.map((file) => file.path)),
+    extractions: input.extractions,
     ...(input.includeDirs ? { includeDirs: input.includeDirs } : {}),
+    previous: input.previousImportLinks ?? null,
   });
   const references = [...linked.references, ...crossScopeCalls(parsed, linked.outcomes)].sort(byLocation);
   const symbols = parsed.flatMap((file) => file.symbols);
@@ -90,6 +94,7 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     crossScopeReferences: references,
     history: files.flatMap((file) => history?.files.get(file.path) ?? []),
     extractions: input.extractions,
+    importLinks: memory,
     stats: statsOf(files, parsed.filter((file) => file.has_syntax_errors).length, symbols, calls, linked.imports, references, docs),
   };
 }

@@ -53,10 +53,15 @@ function isHeldout(key: string, heldoutPercent: number): boolean {
   return fnv1a32(key) % PERCENT < heldoutPercent;
 }
 
+/** The documents doc-summary queries are drawn from (all the fit reads of the documents): named O1 ones with a doc comment. */
+export function isSummaryCandidate(doc: IndexDoc): boolean {
+  return doc.overlay === "O1" && (doc.symbol ?? doc.fields.name) !== undefined && Boolean(doc.fields.doc);
+}
+
 function summaryQueries(docs: readonly IndexDoc[], plan: QueryPlan, random: () => number): CalibrationQuery[] {
   const eligible: CalibrationQuery[] = [];
   for (const doc of docs) {
-    if (doc.overlay !== "O1" || (doc.symbol ?? doc.fields.name) === undefined || !doc.fields.doc) continue;
+    if (!isSummaryCandidate(doc)) continue;
     const terms = summaryTerms(doc);
     if (terms.length < MIN_SUMMARY_TERMS) continue;
     eligible.push({ kind: "doc_summary", terms, target: doc.id, heldout: isHeldout(doc.id, plan.heldoutPercent) });

@@ -3,7 +3,9 @@ export { moduleNames, retrieve, EXACT_SIMILARITY, MAX_EXACT_MATCHES } from "./re
 export type { DocLookup, RetrievalPgc, RetrieveOptions, RetrievedHit, RetrieveResult } from "./retrieve.js";
 export { LexicalIndex, DEFAULT_TOP_K, MAX_TOP_K, MAX_QUERY_TERMS } from "./lexical-index.js";
 export type { HitFeatures, LexicalHit, SearchOptions, SearchResult } from "./lexical-index.js";
-export type { LexicalIndexJSON } from "./index-codec.js";
+export type { LexicalIndexJSON, StoredLexicalIndex } from "./index-codec.js";
+export { tokenizeDocs, type TokenizedDocs } from "./doc-terms.js";
+export type { TokenizedBatch } from "./index-builder.js";
 export type { EdgeMap, ExactMatch } from "./symbol-table.js";
 export {
   fitCalibration,
@@ -16,6 +18,7 @@ export {
   DEFAULT_CALIBRATION_SEED,
 } from "./calibration.js";
 export type { FitCalibrationOptions, ScoredHit } from "./calibration.js";
+export { isSummaryCandidate } from "./calibration-queries.js";
 export { calibrationFromJSON, HIGH_SIMILARITY } from "./calibration-format.js";
 export type {
   Calibration,

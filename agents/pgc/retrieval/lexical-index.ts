@@ -2,8 +2,8 @@
 import { OVERLAYS, type IndexDoc, type Overlay } from "../types.js";
 import { IndexFormatError, InvalidRetrievalOptionsError } from "./errors.js";
 import { BM25_K1, FIELD_BOOSTS, FIELD_LENGTH_NORMALISATION } from "./fields.js";
-import { buildIndexData, type IndexData } from "./index-builder.js";
-import { decodeIndex, encodeIndex, type IndexParams, type LexicalIndexJSON } from "./index-codec.js";
+import { buildIndexData, type IndexData, type TokenizedBatch } from "./index-builder.js";
+import { decodeIndex, encodeIndexJSON, encodeIndexStored, type IndexParams, type LexicalIndexJSON, type StoredLexicalIndex } from "./index-codec.js";
 import { SymbolTable, type EdgeMap, type ExactMatch } from "./symbol-table.js";
 import { tokenize } from "./tokenizer.js";
 import { TopK } from "./top-k.js";
@@ -76,23 +76,34 @@ export class LexicalIndex {
     this.touched = new Int32Array(data.docIds.length);
   }
 
-  static build(docs: readonly IndexDoc[]): LexicalIndex {
+  /**
+   * The index of `docs`. Given the `previous` index of the same scope, documents whose fields are unchanged
+   * take their terms from it rather than being tokenized again, and documents `tokenized` ahead (on worker
+   * threads, `tokenizeDocs`) are merged as they are; the result is identical either way.
+   */
+  static build(docs: readonly IndexDoc[], previous?: LexicalIndex, tokenized?: readonly TokenizedBatch[]): LexicalIndex {
     const seen = new Set<string>();
     for (const doc of docs) {
       if (seen.has(doc.id)) throw new IndexFormatError(`duplicate document id "${doc.id}"`);
       seen.add(doc.id);
     }
     const params = { k1: BM25_K1, boosts: { ...FIELD_BOOSTS }, length_normalisation: { ...FIELD_LENGTH_NORMALISATION } };
-    return new LexicalIndex(buildIndexData(docs), params);
+    return new LexicalIndex(buildIndexData(docs, previous?.data, tokenized), params);
   }
 
+  /** Reads either serialized form: `toJSON()`'s or `toStored()`'s. */
   static fromJSON(json: unknown): LexicalIndex {
     const { data, params } = decodeIndex(json);
     return new LexicalIndex(data, params);
   }
 
   toJSON(): LexicalIndexJSON {
-    return encodeIndex(this.data, this.params);
+    return encodeIndexJSON(this.data, this.params);
+  }
+
+  /** The form the store packs: arrays as raw bytes (msgpack binary), no base64 step either way. */
+  toStored(): StoredLexicalIndex {
+    return encodeIndexStored(this.data, this.params);
   }
 
   get docCount(): number {

@@ -3,15 +3,20 @@
 // stale or corrupt store is detected (checksums, versions) and rebuilt, never half-read.
 import { mkdir } from "node:fs/promises";
 import type { Logger } from "pino";
-import type { FileExtraction, ScopeExtraction } from "../overlays/index.js";
-import { fitCalibration, indexSignature, LexicalIndex, type Calibration, type LexicalIndexJSON } from "../retrieval/index.js";
+import type { ScopeExtraction } from "../overlays/index.js";
+import type { Calibration, LexicalIndex } from "../retrieval/index.js";
 import { normalizeScopePath, realRoot, scanScope, type ScannedFile } from "../scan/index.js";
-import { readBlob, sha256Hex, writeBlob } from "./blobs.js";
+import { CorruptStoreError, readBlob, sha256Hex } from "./blobs.js";
+import { BLOB, buildScope } from "./build-scope.js";
 import { defaultCacheRoot, scopeCacheDir } from "./cache-location.js";
-import { readManifest, STORE_VERSION, MANIFEST_FORMAT, writeManifest, type StoreManifest } from "./manifest.js";
+import { readManifest, type StoreManifest } from "./manifest.js";
+import { fromScopeBlob, type ScopeBlob } from "./scope-blob.js";
 import { gitHead } from "./source-revision.js";
+import { readStoredState, type StoredState } from "./stored-state.js";
 
-export type BuildPhase = "scan" | "parse" | "link" | "index" | "calibrate" | "load";
+export { CALIBRATION_REFIT_SHARE, type CalibrationDrift } from "./calibration-reuse.js";
+
+export type BuildPhase = "scan" | "parse" | "link" | "index" | "calibrate" | "write" | "load";
 export type ProgressListener = (event: { phase: BuildPhase; done: number; total: number }) => void;
 
 export interface OpenPgcOptions {
@@ -23,95 +28,41 @@ export interface OpenPgcOptions {
   rebuild?: boolean;
   /** The root's git HEAD when the caller already knows it (one `git rev-parse` for many scopes). */
   sourceRevision?: string | null;
+  /** Worker threads that parse a build's changed files; 1 parses on the calling thread. Default: one per core. */
+  threads?: number;
   logger: Logger;
   onProgress?: ProgressListener;
 }
 
-/** Scope data kept in memory (the per-file extractions stay on disk for the next rebuild). */
-export type ScopeData = Omit<ScopeExtraction, "extractions">;
+/** Scope data kept in memory (the per-file extractions and import resolutions stay on disk for the next rebuild). */
+export type ScopeData = Omit<ScopeExtraction, "extractions" | "importLinks">;
 
 export interface OpenedPgc {
   data: ScopeData;
   index: LexicalIndex;
   calibration: Calibration;
   manifest: StoreManifest;
-  /** How the index came to be: loaded untouched, or rebuilt re-parsing `reparsed` files. */
-  outcome: { mode: "loaded" | "built"; reparsed: number; reused: number; reason: string };
+  /** How the index came to be: loaded untouched, or rebuilt re-parsing `reparsed` files on `threads` threads. */
+  outcome: { mode: "loaded" | "built"; reparsed: number; reused: number; reason: string; threads?: number };
 }
 
-const BLOB = { extractions: "extractions.msgpack", scope: "scope.msgpack", index: "index.msgpack", calibration: "calibration.json" } as const;
 
 function indexRevision(files: readonly ScannedFile[], head: string | null): string {
   const listing = files.map((f) => `${f.path}\0${f.sha256}`).join("\n");
   return sha256Hex(`${listing}\n${head ?? ""}`).slice(0, 16);
 }
 
-async function loadStored(dir: string, manifest: StoreManifest): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
-  const data = await readBlob<ScopeData>(dir, BLOB.scope, manifest.blobs[BLOB.scope] ?? "");
-  const index = LexicalIndex.fromJSON(await readBlob<LexicalIndexJSON>(dir, BLOB.index, manifest.blobs[BLOB.index] ?? ""));
-  const calibration = await readBlob<Calibration>(dir, BLOB.calibration, manifest.blobs[BLOB.calibration] ?? "");
-  return { data, index, calibration };
-}
-
-async function previousExtractions(dir: string, manifest: StoreManifest | null, logger: Logger): Promise<Map<string, FileExtraction>> {
-  if (!manifest) return new Map();
-  try {
-    const stored = await readBlob<FileExtraction[]>(dir, BLOB.extractions, manifest.blobs[BLOB.extractions] ?? "");
-    return new Map(stored.map((e) => [`${e.file.path}\0${e.file.sha256}`, e]));
-  } catch (error) {
-    logger.warn({ err: error }, "stored extractions unusable; re-parsing every file");
-    return new Map();
-  }
-}
-
-/**
- * The calibration is a statistical fit over the whole scope (about half of a cold build); a few changed
- * files barely move it. A rebuild therefore keeps the stored fit while the files changed since it was made
- * (added, removed or edited, summed over rebuilds) stay within CALIBRATION_REFIT_SHARE of the scope's
- * files, and the document count within the same share of the fitted one; past that it refits. Rankings
- * do not depend on it (only the similarity reported beside each hit does).
- */
-export const CALIBRATION_REFIT_SHARE = 0.05;
-
-export interface CalibrationDrift {
-  /** Files changed since the calibration was fitted. */
-  drift_files: number;
-  /** The index revision the calibration was fitted on. */
-  fitted_on: string;
-  /** True when this build kept the stored fit. */
-  reused: boolean;
-}
-
-async function calibrationFor(
-  dir: string,
-  manifest: StoreManifest | null,
-  revision: string,
-  files: readonly { path: string; sha256: string }[],
-  index: LexicalIndex,
-  docs: Parameters<typeof fitCalibration>[1],
-  logger: Logger,
-): Promise<{ calibration: Calibration; drift: CalibrationDrift }> {
-  const fresh = (): { calibration: Calibration; drift: CalibrationDrift } => ({ calibration: fitCalibration(index, docs), drift: { drift_files: 0, fitted_on: revision, reused: false } });
-  const fittedOn = manifest?.calibration["fitted_on"];
-  if (!manifest || manifest.blobs[BLOB.calibration] === undefined) return fresh();
-  const before = new Map(Object.entries(manifest.files));
-  let changed = files.filter((f) => before.get(f.path) !== f.sha256).length;
-  const now = new Set(files.map((f) => f.path));
-  changed += [...before.keys()].filter((path) => !now.has(path)).length;
-  const drift = (typeof manifest.calibration["drift_files"] === "number" ? (manifest.calibration["drift_files"] as number) : 0) + changed;
-  let stored: Calibration;
-  try {
-    stored = await readBlob<Calibration>(dir, BLOB.calibration, manifest.blobs[BLOB.calibration] ?? "");
-  } catch (error) {
-    logger.warn({ err: error }, "stored calibration unusable; refitting");
-    return fresh();
-  }
-  const docDrift = Math.abs(index.docCount - stored.index_signature.doc_count);
-  if (drift > Math.max(1, CALIBRATION_REFIT_SHARE * files.length) || docDrift > CALIBRATION_REFIT_SHARE * Math.max(1, stored.index_signature.doc_count)) {
-    return fresh();
-  }
-  const calibration: Calibration = { ...stored, index_signature: indexSignature(index) };
-  return { calibration, drift: { drift_files: drift, fitted_on: typeof fittedOn === "string" && fittedOn !== "" ? fittedOn : manifest.index_revision, reused: true } };
+/** Loads a current store; throws (CorruptStoreError) on any data file it cannot trust. */
+async function loadStored(dir: string, manifest: StoreManifest, files: readonly ScannedFile[], state: StoredState): Promise<Pick<OpenedPgc, "data" | "index" | "calibration">> {
+  const read = <T>(name: string) => readBlob<T>(dir, name, manifest.blobs[name] ?? "");
+  const [blob, calibration] = await Promise.all([read<ScopeBlob>(BLOB.scope), read<Calibration>(BLOB.calibration)]);
+  if (!state.index) throw new CorruptStoreError("the stored index is unusable");
+  const extractions = files.map((file) => {
+    const extraction = state.extractions.byFile.get(`${file.path}\0${file.sha256}`);
+    if (!extraction) throw new CorruptStoreError(`the stored extractions lack ${file.path}`);
+    return extraction;
+  });
+  return { data: fromScopeBlob(blob, extractions), index: state.index, calibration };
 }
 
 export interface StoredPgcCheck {
@@ -143,62 +94,38 @@ export async function openPgc(options: OpenPgcOptions): Promise<OpenedPgc> {
   const dir = scopeCacheDir(options.cacheRoot ?? defaultCacheRoot(), options.scope, root, scopePaths);
   await mkdir(dir, { recursive: true });
   onProgress?.({ phase: "scan", done: 0, total: 1 });
-  const [scanned, head] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root)]);
+  const manifestRead = options.rebuild ? Promise.resolve(null) : readManifest(dir);
+  // What both a load and a rebuild need of the store is read while the scope is scanned (never rejects).
+  const stateRead = manifestRead.then((manifest) => readStoredState(dir, manifest, logger));
+  const [scanned, head, manifest] = await Promise.all([scanScope({ root, scopePaths }), options.sourceRevision !== undefined ? options.sourceRevision : gitHead(root), manifestRead]);
   onProgress?.({ phase: "scan", done: 1, total: 1 });
   const revision = indexRevision(scanned.files, head);
-  const manifest = options.rebuild ? null : await readManifest(dir);
+  const state = await stateRead;
   if (manifest && manifest.index_revision === revision) {
     try {
       onProgress?.({ phase: "load", done: 0, total: 1 });
-      const stored = await loadStored(dir, manifest);
+      const stored = await loadStored(dir, manifest, scanned.files, state);
       onProgress?.({ phase: "load", done: 1, total: 1 });
       return { ...stored, manifest, outcome: { mode: "loaded", reparsed: 0, reused: scanned.files.length, reason: "no file changed" } };
     } catch (error) {
       logger.warn({ err: error, dir }, "stored PGC is corrupt; rebuilding");
     }
   }
-  // The extraction code (tree-sitter grammars, overlay builders) is loaded only when something must be
-  // parsed: a worker whose stored index is still valid starts without it.
-  const { extractFile, linkScope, readGitHistory } = await import("../overlays/index.js");
   const reason = options.rebuild ? "rebuild requested" : manifest ? "files changed since the last build" : "no usable stored index";
-  const previous = await previousExtractions(dir, manifest, logger);
-  const extractions: FileExtraction[] = [];
-  let reused = 0;
-  for (const [i, file] of scanned.files.entries()) {
-    const cached = previous.get(`${file.path}\0${file.sha256}`);
-    if (cached) reused++;
-    extractions.push(cached ?? (await extractFile({ path: file.path, content: file.content, language: file.language, sha256: file.sha256, bytes: file.bytes })));
-    onProgress?.({ phase: "parse", done: i + 1, total: scanned.files.length });
-  }
-  onProgress?.({ phase: "link", done: 0, total: 1 });
-  const history = await readGitHistory({ root, scopePaths });
-  const { extractions: _kept, ...data } = await linkScope({ root, extractions, history });
-  onProgress?.({ phase: "index", done: 0, total: 1 });
-  const index = LexicalIndex.build(data.docs);
-  onProgress?.({ phase: "calibrate", done: 0, total: 1 });
-  const { calibration, drift } = await calibrationFor(dir, manifest, revision, scanned.files, index, data.docs, logger);
-  const blobs = {
-    [BLOB.extractions]: await writeBlob(dir, BLOB.extractions, extractions),
-    [BLOB.scope]: await writeBlob(dir, BLOB.scope, data),
-    [BLOB.index]: await writeBlob(dir, BLOB.index, index.toJSON()),
-    [BLOB.calibration]: await writeBlob(dir, BLOB.calibration, calibration),
-  };
-  const written: StoreManifest = {
-    format: MANIFEST_FORMAT,
-    version: STORE_VERSION,
+  return buildScope({
     scope: options.scope,
     root,
-    scope_paths: scopePaths,
-    source_revision: head,
-    index_revision: revision,
-    files: Object.fromEntries(scanned.files.map((f) => [f.path, f.sha256])),
-    stats: { ...data.stats },
-    calibration: { kind: calibration.kind, ...calibration.report, ...drift },
-    built_at: new Date().toISOString(),
-    build_ms: Math.round(performance.now() - started),
-    blobs,
-  };
-  await writeManifest(dir, written);
-  logger.info({ scope: options.scope, files: scanned.files.length, reparsed: scanned.files.length - reused, ms: written.build_ms }, "PGC built");
-  return { data, index, calibration, manifest: written, outcome: { mode: "built", reparsed: scanned.files.length - reused, reused, reason } };
+    scopePaths,
+    dir,
+    files: scanned.files,
+    head,
+    revision,
+    manifest,
+    stored: state,
+    reason,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    started,
+    logger,
+    ...(onProgress ? { onProgress } : {}),
+  });
 }

@@ -133,6 +133,21 @@ describe("LexicalIndex JSON", () => {
     expect(reloaded.toJSON()).toEqual(index.toJSON());
   });
 
+  it("patched from a previous index, is the same index a build from scratch gives", () => {
+    // Removed, edited, reordered and new documents; one new term sorts before every stored one.
+    const changed = [
+      doc("aardvark", { name: "aardvark_probe", doc: "A brand-new zzz_word and aardvark.", path: "new/a.c" }),
+      ...DOCS.slice(2, 5),
+      doc("alloc", { ...DOCS[0]?.fields, body: "return ops->alloc(dev, size) ?: fallback_alloc(dev);" }, "O1", "dma_alloc_coherent"),
+      ...DOCS.slice(6),
+    ];
+    const patched = LexicalIndex.build(changed, roundTrip(index.toJSON()));
+    const scratch = LexicalIndex.build(changed);
+    expect(patched.toJSON()).toEqual(scratch.toJSON());
+    expect(patched.search("alloc fallback aardvark", { topK: 8 })).toEqual(scratch.search("alloc fallback aardvark", { topK: 8 }));
+    expect(LexicalIndex.build([], index).toJSON()).toEqual(LexicalIndex.build([]).toJSON());
+  });
+
   it("round-trips an empty index", () => {
     const empty = LexicalIndex.build([]);
     expect(roundTrip(empty.toJSON()).search("anything").hits).toEqual([]);
@@ -141,7 +156,7 @@ describe("LexicalIndex JSON", () => {
   it("rejects a wrong format, a wrong version and inconsistent arrays", () => {
     const json = index.toJSON();
     expect(() => LexicalIndex.fromJSON({ ...json, format: "other" })).toThrow(IndexFormatError);
-    expect(() => LexicalIndex.fromJSON({ ...json, version: 2 })).toThrow(IndexFormatError);
+    expect(() => LexicalIndex.fromJSON({ ...json, version: 1 })).toThrow(IndexFormatError);
     expect(() => LexicalIndex.fromJSON({ ...json, doc_ids: json.doc_ids.slice(1) })).toThrow(IndexFormatError);
     expect(() => LexicalIndex.fromJSON({ ...json, posting_docs: json.posting_docs.slice(0, 8) })).toThrow(IndexFormatError);
     expect(() => LexicalIndex.fromJSON({ ...json, offsets: "AAA" })).toThrow(IndexFormatError);
