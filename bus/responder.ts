@@ -3,9 +3,8 @@
 import type { Logger } from "pino";
 import type { Bulkhead } from "./bulkhead.js";
 import type { ReplyCache } from "./reply-cache.js";
-import type { RequestContext } from "./request-context.js";
 import { RequestAbort } from "./request-abort.js";
-import { DEFAULT_MAX_HOPS } from "./request-context.js";
+import { DEFAULT_MAX_HOPS, HandlerContext, type RequestContext } from "./request-context.js";
 import type { NackCode } from "./wire/nack-codes.js";
 import type { BodyOf, EnvelopeOf } from "./wire/schema.js";
 
@@ -146,28 +145,7 @@ export class Responder {
   }
 
   private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string, principal: string | undefined): Promise<void> {
-    const baseLogger = this.deps.logger;
-    let childLogger: Logger | undefined;
-    const context: RequestContext = {
-      from: envelope.from,
-      messageId: envelope.id,
-      op: envelope.body.op,
-      traceId: envelope.trace ?? "",
-      deadline: abort.deadline,
-      hops: envelope.hops ?? 1,
-      maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
-      path: envelope.path ?? [envelope.from],
-      ...(principal ? { principal } : {}),
-      // Built on first use, like the logger below: most handlers never read it (see RequestAbort).
-      get signal() {
-        return abort.signal;
-      },
-      // Built on first use: most handlers never log, and a child logger per request is measurable.
-      get logger() {
-        childLogger ??= baseLogger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from });
-        return childLogger;
-      },
-    };
+    const context = new HandlerContext(envelope, abort, this.deps.logger, principal);
     try {
       const result = await handler(envelope.body.args, context);
       if (abort.aborted) return; // cancelled or past the deadline: the requester no longer waits
