@@ -2,7 +2,8 @@
 import { Packr } from "msgpackr";
 import { FrameDecodeError, FrameTooLargeError } from "../errors.js";
 import { checkFrame, encodeFrame, FRAME_HEADER_BYTES } from "./frame.js";
-import { bodySchemas, envelopeHeaderSchema, SUPPORTED_ENVELOPE_VERSIONS, type Envelope, type MessageKind } from "./schema.js";
+import { bodySchemas, envelopeHeaderSchema, SUPPORTED_ENVELOPE_VERSIONS, type DecodedHeader, type Envelope, type MessageKind } from "./schema.js";
+import { isPlainBody, isPlainHeader } from "./shape-check.js";
 
 // Plain msgpack maps so any msgpack library can read the payload; 64-bit ints decode as numbers.
 // Keys whose value is undefined are left out (msgpackr would otherwise write an extension type that
@@ -59,7 +60,8 @@ function describeIssues(issues: readonly { path: PropertyKey[]; message: string 
 }
 
 /**
- * Decode and validate one frame. Throws FrameDecodeError (with the NACK code to answer) for any
+ * Decode and validate one frame: the hot kinds through a shape check (shape-check.ts), the rest and any
+ * defect through the zod schemas. Throws FrameDecodeError (with the NACK code to answer) for any
  * defect; the error carries the message id when it could be read, so a NACK can be correlated.
  */
 export function decodeEnvelope(frame: Buffer, maxFrameBytes: number): Envelope {
@@ -74,22 +76,31 @@ export function decodeEnvelope(frame: Buffer, maxFrameBytes: number): Envelope {
     throw new FrameDecodeError("crc_mismatch", "payload CRC-32 does not match the header", salvaged);
   }
   const raw = unpack(payload);
-  const header = envelopeHeaderSchema.safeParse(raw);
-  if (!header.success) {
-    throw new FrameDecodeError("schema_invalid", `envelope: ${describeIssues(header.error.issues)}`, salvageId(raw), salvageKind(raw));
-  }
-  const envelope = header.data;
+  const envelope = isPlainHeader(raw) ? raw : parseHeader(raw);
   if (!SUPPORTED_ENVELOPE_VERSIONS.includes(envelope.v)) {
     throw new FrameDecodeError("version_unsupported", `envelope version ${envelope.v} is not supported`, envelope.id, envelope.kind);
   }
   if (!isKnownKind(envelope.kind)) {
     throw new FrameDecodeError("unknown_kind", `unknown message kind "${envelope.kind}"`, envelope.id);
   }
-  const body = bodySchemas[envelope.kind].safeParse(envelope.body);
-  if (!body.success) {
-    throw new FrameDecodeError("schema_invalid", `${envelope.kind} body: ${describeIssues(body.error.issues)}`, envelope.id, envelope.kind);
+  if (!isPlainBody(envelope.kind, envelope.body)) envelope.body = parseBody(envelope.kind, envelope.body, envelope.id);
+  return envelope as Envelope;
+}
+
+/** The header through zod: what the shape check did not pass, with zod's account of any defect. */
+function parseHeader(raw: unknown): DecodedHeader {
+  const header = envelopeHeaderSchema.safeParse(raw);
+  if (!header.success) {
+    throw new FrameDecodeError("schema_invalid", `envelope: ${describeIssues(header.error.issues)}`, salvageId(raw), salvageKind(raw));
+  }
+  return header.data;
+}
+
+function parseBody(kind: MessageKind, body: unknown, id: string): unknown {
+  const parsed = bodySchemas[kind].safeParse(body);
+  if (!parsed.success) {
+    throw new FrameDecodeError("schema_invalid", `${kind} body: ${describeIssues(parsed.error.issues)}`, id, kind);
   }
   // zod's output (like the unpacked payload it came from) belongs to this call: set the body, don't copy.
-  envelope.body = body.data;
-  return envelope as Envelope;
+  return parsed.data;
 }
