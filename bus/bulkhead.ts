@@ -57,17 +57,16 @@ export class Bulkhead {
 
   private start(job: Job): void {
     this.running++;
-    // A job's own failure is the job's business; the finally keeps the slot accounting exact.
-    job
-      .run()
-      .catch(() => undefined)
-      .finally(() => {
-        this.running--;
-        const next = this.queue.shift();
-        if (next) this.start(next);
-        else if (this.running === 0) this.notifyIdle();
-      });
+    // A job's own failure is the job's business; one shared settler keeps the slot accounting exact.
+    job.run().then(this.finished, this.finished);
   }
+
+  private readonly finished = (): void => {
+    this.running--;
+    const next = this.queue.shift();
+    if (next) this.start(next);
+    else if (this.running === 0) this.notifyIdle();
+  };
 
   private notifyIdle(): void {
     const waiters = this.idleWaiters;
