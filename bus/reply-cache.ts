@@ -12,19 +12,29 @@ export const DEFAULT_REPLY_CACHE_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const REPLY_GRACE_MS = 5_000;
 
-type Entry = { state: "running"; expiresAt: number } | { state: "done"; reply: Buffer; expiresAt: number };
+/** One request's mark; a running mark turns into its finished reply in place (no second Map write). */
+interface Entry {
+  readonly key: string;
+  state: "running" | "done";
+  reply: Buffer | undefined;
+  expiresAt: number;
+}
 
 export type CacheLookup = { state: "new" } | { state: "running" } | { state: "done"; reply: Buffer };
 
+const NEW: CacheLookup = Object.freeze({ state: "new" });
+const RUNNING: CacheLookup = Object.freeze({ state: "running" });
+
 export class ReplyCache {
+  /** By key, in the order requests began (a running mark's place is where its reply stays). */
   private readonly entries = new Map<string, Entry>();
   /**
-   * Finished entries in the order they were written (the order the Map holds them in), oldest at `doneHead`:
-   * eviction by bytes takes them from here in O(1) instead of walking the Map from its start, which after
-   * many deletions at the head skips every hole left there (a quarter of the server's time under load).
-   * An item whose key now holds another entry (forgotten, expired, begun anew) is skipped.
+   * Finished entries in the order they finished, oldest at `doneHead`: eviction by bytes takes them from
+   * here in O(1) instead of walking the Map from its start, which after many deletions at its head skips
+   * every hole left there (a quarter of the server's time under load). An entry no longer in the Map
+   * (forgotten, expired, begun anew) is skipped.
    */
-  private doneOrder: { key: string; entry: Entry }[] = [];
+  private doneOrder: Entry[] = [];
   private doneHead = 0;
   private bytes = 0;
 
@@ -52,10 +62,12 @@ export class ReplyCache {
     const key = ReplyCache.key(from, id);
     const entry = this.entries.get(key);
     const now = this.now();
-    if (entry && entry.expiresAt > now) return entry.state === "done" ? { state: "done", reply: entry.reply } : { state: "running" };
+    if (entry && entry.expiresAt > now) return entry.state === "done" ? { state: "done", reply: entry.reply as Buffer } : RUNNING;
+    if (entry) this.delete(key);
     // A running entry lives at least until the request's own deadline, so late duplicates stay suppressed.
-    this.set(key, { state: "running", expiresAt: Math.max(now + this.ttlMs, deadline ?? 0) });
-    return { state: "new" };
+    this.entries.set(key, { key, state: "running", reply: undefined, expiresAt: Math.max(now + this.ttlMs, deadline ?? 0) });
+    if (this.entries.size > this.maxEntries) this.evict(key);
+    return NEW;
   }
 
   /**
@@ -67,9 +79,19 @@ export class ReplyCache {
     const now = this.now();
     const expiresAt = Math.max(deadline === undefined ? now + this.ttlMs : Math.max(deadline, now + REPLY_GRACE_MS), now + retainMs);
     const key = ReplyCache.key(from, id);
-    const entry: Entry = { state: "done", reply, expiresAt };
-    this.doneOrder.push({ key, entry });
-    this.set(key, entry);
+    let entry = this.entries.get(key);
+    if (entry) {
+      if (entry.reply) this.bytes -= entry.reply.length;
+      entry.state = "done";
+      entry.reply = reply;
+      entry.expiresAt = expiresAt;
+    } else {
+      entry = { key, state: "done", reply, expiresAt };
+      this.entries.set(key, entry);
+    }
+    this.bytes += reply.length;
+    this.doneOrder.push(entry);
+    if (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.evict(key);
   }
 
   /** Forget a request whose outcome must not be replayed (a retryable failure, a cancel). */
@@ -80,35 +102,32 @@ export class ReplyCache {
   sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.delete(key);
-    this.doneOrder = this.doneOrder.slice(this.doneHead).filter((item) => this.entries.get(item.key) === item.entry);
+    this.doneOrder = this.doneOrder.slice(this.doneHead).filter((entry) => this.isHeld(entry));
     this.doneHead = 0;
+  }
+
+  private isHeld(entry: Entry): boolean {
+    return this.entries.get(entry.key) === entry;
   }
 
   private delete(key: string): boolean {
     const entry = this.entries.get(key);
-    if (entry?.state === "done") this.bytes -= entry.reply.length;
+    if (entry?.reply) this.bytes -= entry.reply.length;
     return this.entries.delete(key);
   }
 
-  private set(key: string, entry: Entry): void {
-    this.delete(key);
-    this.entries.set(key, entry);
-    if (entry.state === "done") this.bytes += entry.reply.length;
-    if (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.evict(key);
-  }
-
   /**
-   * Oldest first (a Map iterates in insertion order), never the entry just written. Replies go before
-   * running marks: dropping a running mark would let a retry run the handler while the first run goes on.
-   * (Deleting the entry being visited is safe during Map iteration.)
+   * Oldest first, never the entry just written. Replies go before running marks: dropping a running mark
+   * would let a retry run the handler while the first run goes on. (Deleting the entry being visited is
+   * safe during Map iteration.)
    */
   private evict(keep: string): void {
     while (this.doneHead < this.doneOrder.length && (this.entries.size > this.maxEntries || this.bytes > this.maxBytes)) {
-      const oldest = this.doneOrder[this.doneHead] as { key: string; entry: Entry };
-      const live = this.entries.get(oldest.key) === oldest.entry;
-      if (live && oldest.key === keep) break; // the reply just written is the newest: no older one is left
+      const oldest = this.doneOrder[this.doneHead] as Entry;
+      const held = this.isHeld(oldest);
+      if (held && oldest.key === keep) break; // the reply just written is the newest: no older one is left
       this.doneHead++;
-      if (live) this.delete(oldest.key);
+      if (held) this.delete(oldest.key);
     }
     this.compactDoneOrder();
     // Asking a Map for its first key walks the holes at its head too: only when running marks must go.

@@ -1,7 +1,7 @@
 // Envelope ⇄ frame: msgpack (plain maps, no records) inside the CRC-checked frame.
-import { Packr } from "msgpackr";
+import { Packr, RESERVE_START_SPACE } from "msgpackr";
 import { FrameDecodeError, FrameTooLargeError } from "../errors.js";
-import { checkFrame, encodeFrame, FRAME_HEADER_BYTES } from "./frame.js";
+import { checkFrame, FRAME_HEADER_BYTES, writeFrameHeader } from "./frame.js";
 import { bodySchemas, envelopeHeaderSchema, SUPPORTED_ENVELOPE_VERSIONS, type DecodedHeader, type Envelope, type MessageKind } from "./schema.js";
 import { isPlainBody, isPlainHeader } from "./shape-check.js";
 
@@ -18,14 +18,16 @@ const packr = new Packr({
   encodeUndefinedAsNil: true,
 } as ConstructorParameters<typeof Packr>[0]);
 
+/** msgpackr leaves this many bytes free in front of the payload: the frame header goes there. */
+const PACK_WITH_HEADER_ROOM = RESERVE_START_SPACE | FRAME_HEADER_BYTES;
+
 export function encodeEnvelope(envelope: Envelope, maxFrameBytes: number): Buffer {
-  const payload = packr.pack(envelope);
-  if (payload.length + FRAME_HEADER_BYTES > maxFrameBytes) {
-    throw new FrameTooLargeError(
-      `${envelope.kind} message of ${payload.length + FRAME_HEADER_BYTES} bytes exceeds the maximum frame size of ${maxFrameBytes}`,
-    );
+  // The packed bytes are a slice of msgpackr's current output buffer, which it never writes over again.
+  const frame = packr.pack(envelope, PACK_WITH_HEADER_ROOM);
+  if (frame.length > maxFrameBytes) {
+    throw new FrameTooLargeError(`${envelope.kind} message of ${frame.length} bytes exceeds the maximum frame size of ${maxFrameBytes}`);
   }
-  return encodeFrame(payload);
+  return writeFrameHeader(frame);
 }
 
 function isKnownKind(kind: string): kind is MessageKind {
