@@ -18,6 +18,8 @@ interface Entry {
   state: "running" | "done";
   reply: Buffer | undefined;
   expiresAt: number;
+  /** Taken out of the Map (forgotten, expired, evicted, begun anew): what doneOrder asks, without a lookup. */
+  removed: boolean;
 }
 
 export type CacheLookup = { state: "new" } | { state: "running" } | { state: "done"; reply: Buffer };
@@ -63,9 +65,9 @@ export class ReplyCache {
     const entry = this.entries.get(key);
     const now = this.now();
     if (entry && entry.expiresAt > now) return entry.state === "done" ? { state: "done", reply: entry.reply as Buffer } : RUNNING;
-    if (entry) this.delete(key);
+    if (entry) this.remove(entry);
     // A running entry lives at least until the request's own deadline, so late duplicates stay suppressed.
-    this.entries.set(key, { key, state: "running", reply: undefined, expiresAt: Math.max(now + this.ttlMs, deadline ?? 0) });
+    this.entries.set(key, { key, state: "running", reply: undefined, expiresAt: Math.max(now + this.ttlMs, deadline ?? 0), removed: false });
     if (this.entries.size > this.maxEntries) this.evict(key);
     return NEW;
   }
@@ -86,7 +88,7 @@ export class ReplyCache {
       entry.reply = reply;
       entry.expiresAt = expiresAt;
     } else {
-      entry = { key, state: "done", reply, expiresAt };
+      entry = { key, state: "done", reply, expiresAt, removed: false };
       this.entries.set(key, entry);
     }
     this.bytes += reply.length;
@@ -101,19 +103,20 @@ export class ReplyCache {
 
   sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.delete(key);
-    this.doneOrder = this.doneOrder.slice(this.doneHead).filter((entry) => this.isHeld(entry));
+    for (const entry of this.entries.values()) if (entry.expiresAt <= now) this.remove(entry);
+    this.doneOrder = this.doneOrder.slice(this.doneHead).filter((entry) => !entry.removed);
     this.doneHead = 0;
-  }
-
-  private isHeld(entry: Entry): boolean {
-    return this.entries.get(entry.key) === entry;
   }
 
   private delete(key: string): boolean {
     const entry = this.entries.get(key);
-    if (entry?.reply) this.bytes -= entry.reply.length;
-    return this.entries.delete(key);
+    return entry ? this.remove(entry) : false;
+  }
+
+  private remove(entry: Entry): boolean {
+    if (entry.reply) this.bytes -= entry.reply.length;
+    entry.removed = true;
+    return this.entries.delete(entry.key);
   }
 
   /**
@@ -124,10 +127,9 @@ export class ReplyCache {
   private evict(keep: string): void {
     while (this.doneHead < this.doneOrder.length && (this.entries.size > this.maxEntries || this.bytes > this.maxBytes)) {
       const oldest = this.doneOrder[this.doneHead] as Entry;
-      const held = this.isHeld(oldest);
-      if (held && oldest.key === keep) break; // the reply just written is the newest: no older one is left
+      if (!oldest.removed && oldest.key === keep) break; // the reply just written is the newest: no older one is left
       this.doneHead++;
-      if (held) this.delete(oldest.key);
+      if (!oldest.removed) this.remove(oldest);
     }
     this.compactDoneOrder();
     // Asking a Map for its first key walks the holes at its head too: only when running marks must go.
