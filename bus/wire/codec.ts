@@ -20,6 +20,9 @@ const packr = new Packr({
 
 /** msgpackr leaves this many bytes free in front of the payload: the frame header goes there. */
 const PACK_WITH_HEADER_ROOM = RESERVE_START_SPACE | FRAME_HEADER_BYTES;
+/** msgpackr's own output buffer size, and the largest one frames may share (it grows for a large message). */
+const PACK_BUFFER_BYTES = 8 * 1024;
+const SHARED_PACK_BUFFER_MAX_BYTES = 16 * 1024;
 
 export function encodeEnvelope(envelope: Envelope, maxFrameBytes: number): Buffer {
   // The packed bytes are a slice of msgpackr's current output buffer, which it never writes over again.
@@ -27,7 +30,17 @@ export function encodeEnvelope(envelope: Envelope, maxFrameBytes: number): Buffe
   if (frame.length > maxFrameBytes) {
     throw new FrameTooLargeError(`${envelope.kind} message of ${frame.length} bytes exceeds the maximum frame size of ${maxFrameBytes}`);
   }
-  return writeFrameHeader(frame);
+  return writeFrameHeader(frame.buffer.byteLength > SHARED_PACK_BUFFER_MAX_BYTES ? ownFrame(frame) : frame);
+}
+
+/**
+ * A large message grew msgpackr's buffer, and it would cut every later frame from buffers that size: one
+ * frame kept in the reply cache would hold megabytes. This frame gets a buffer of its own, and msgpackr a
+ * small one again.
+ */
+function ownFrame(frame: Buffer): Buffer {
+  packr.useBuffer(Buffer.allocUnsafeSlow(PACK_BUFFER_BYTES));
+  return Buffer.from(frame);
 }
 
 function isKnownKind(kind: string): kind is MessageKind {

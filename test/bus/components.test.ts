@@ -18,7 +18,7 @@ import { REPLY_GRACE_MS, ReplyCache } from "../../bus/reply-cache.js";
 import { RequestAbort } from "../../bus/request-abort.js";
 import { Requester, RETRANSMIT_FIRST_MS, RETRY_MIN_BACKOFF_MS } from "../../bus/requester.js";
 import type { FrameDecodeError} from "../../bus/index.js";
-import { checkFrame, crc32, encodeFrame, type NodeCard } from "../../bus/index.js";
+import { checkFrame, crc32, decodeEnvelope, encodeEnvelope, encodeFrame, type Envelope, type NodeCard } from "../../bus/index.js";
 
 const limits = { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 };
 const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
@@ -415,6 +415,17 @@ describe("frames", () => {
     frame[3] = 0x80;
     expect(() => checkFrame(frame, 1024)).toThrow(expect.objectContaining({ code: "version_unsupported" }) as FrameDecodeError);
     expect(() => checkFrame(encodeFrame(Buffer.alloc(2048)), 1024)).toThrow(expect.objectContaining({ code: "too_large" }) as FrameDecodeError);
+  });
+});
+
+describe("encoded frames", () => {
+  it("never share a buffer that msgpackr grew for a large message, so a kept reply cannot hold megabytes", () => {
+    const envelope = (chars: number): Envelope => ({ v: 1, kind: "request", id: `a.${chars}`, from: "n1", inc: 1, body: { op: "echo", args: "z".repeat(chars) } });
+    for (const chars of [100, 2_000_000, 100, 1_000]) {
+      const frame = encodeEnvelope(envelope(chars), 1 << 24);
+      expect(frame.buffer.byteLength).toBeLessThanOrEqual(Math.max(16 * 1024, frame.length));
+      expect(decodeEnvelope(frame, 1 << 24).body).toEqual({ op: "echo", args: "z".repeat(chars) });
+    }
   });
 });
 
