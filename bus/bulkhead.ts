@@ -2,9 +2,12 @@
 export const DEFAULT_MAX_CONCURRENT = 64;
 export const DEFAULT_MAX_QUEUED = 256;
 
+/** A job returns a promise while it runs on, or nothing when it finished before returning. */
+type Run = () => Promise<void> | undefined;
+
 interface Job {
   key: string;
-  run: () => Promise<void>;
+  run: Run;
 }
 
 export class Bulkhead {
@@ -26,9 +29,9 @@ export class Bulkhead {
   }
 
   /** Run or queue a job; false when both the slots and the queue are full. */
-  submit(key: string, run: () => Promise<void>): boolean {
+  submit(key: string, run: Run): boolean {
     if (this.running < this.maxConcurrent) {
-      this.start({ key, run });
+      this.start(run);
       return true;
     }
     if (this.queue.length >= this.maxQueued) return false;
@@ -55,19 +58,25 @@ export class Bulkhead {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private start(job: Job): void {
+  private start(run: Run): void {
     this.running++;
-    // A job's own failure is the job's business; the finally keeps the slot accounting exact.
-    job
-      .run()
-      .catch(() => undefined)
-      .finally(() => {
-        this.running--;
-        const next = this.queue.shift();
-        if (next) this.start(next);
-        else if (this.running === 0) this.notifyIdle();
-      });
+    let pending: Promise<void> | undefined;
+    try {
+      pending = run();
+    } catch {
+      pending = undefined; // a job's own failure is the job's business; its slot is freed all the same
+    }
+    // One shared settler keeps the slot accounting exact.
+    if (pending) pending.then(this.finished, this.finished);
+    else this.finished();
   }
+
+  private readonly finished = (): void => {
+    this.running--;
+    const next = this.queue.shift();
+    if (next) this.start(next.run);
+    else if (this.running === 0) this.notifyIdle();
+  };
 
   private notifyIdle(): void {
     const waiters = this.idleWaiters;

@@ -4,6 +4,7 @@
 import { Router } from "zeromq";
 import type { Logger } from "pino";
 import { BusConfigError } from "./errors.js";
+import { receiveEach } from "./receive-loop.js";
 import { SendQueue } from "./send-queue.js";
 
 const ROUTER_HIGH_WATER_MARK = 10_000;
@@ -51,14 +52,11 @@ export class Inbox {
     await this.readerDone;
   }
 
-  private async read(): Promise<void> {
-    for await (const parts of this.router) {
+  private read(): Promise<void> {
+    return receiveEach(this.router, (parts) => {
       const [identity, frame] = parts;
-      if (identity === undefined || frame === undefined || parts.length !== 2) {
-        this.options.onBadPartCount();
-        continue;
-      }
+      if (identity === undefined || frame === undefined || parts.length !== 2) return this.options.onBadPartCount();
       this.options.onFrame(identity, frame);
-    }
+    });
   }
 }

@@ -2,6 +2,7 @@
 // bounded send queue. Zyre-style, the DEALER's routing id is this node's id (or "~…" for a client).
 import { Dealer } from "zeromq";
 import type { Logger } from "pino";
+import { receiveEach } from "./receive-loop.js";
 import { SendQueue } from "./send-queue.js";
 
 export interface LinkOptions {
@@ -182,15 +183,15 @@ export class Link {
     await Promise.all([...this.readers]);
   }
 
-  private async readLoop(socket: Dealer): Promise<void> {
-    for await (const parts of socket) {
+  private readLoop(socket: Dealer): Promise<void> {
+    return receiveEach(socket, (parts) => {
       const frame = parts[0];
       if (frame === undefined || parts.length !== 1) {
         this.options.logger.warn({ endpoint: this.endpoint, parts: parts.length }, "dropped a message with an unexpected part count");
-        continue;
+        return;
       }
       this.lastHeardAt = Date.now();
       this.options.onFrame(frame, this);
-    }
+    });
   }
 }

@@ -295,7 +295,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const trace = options.traceId ?? options.via?.traceId ?? newTraceId();
     const fields = { deadline, hops: trail.hops, max_hops: trail.maxHops, path: trail.path, trace };
     const frame = this.outbound.encode(this.outbound.envelope("request", { op, args }, fields, messageId));
-    return this.requester.request({ peerId, messageId, frame, deadline, attempts: options.attempts ?? this.options.attempts, ...(options.signal ? { signal: options.signal } : {}) });
+    // No spread of a conditional literal: on Node 20 that costs more than the rest of this object.
+    return this.requester.request({ peerId, messageId, frame, deadline, attempts: options.attempts ?? this.options.attempts, signal: options.signal });
   }
 
   /** Graceful stop: BYE, refuse new work, drain in-flight work up to a bound, close sockets. Idempotent. */

@@ -3,9 +3,8 @@
 import type { Logger } from "pino";
 import type { Bulkhead } from "./bulkhead.js";
 import type { ReplyCache } from "./reply-cache.js";
-import type { RequestContext } from "./request-context.js";
 import { RequestAbort } from "./request-abort.js";
-import { DEFAULT_MAX_HOPS } from "./request-context.js";
+import { DEFAULT_MAX_HOPS, HandlerContext, type RequestContext } from "./request-context.js";
 import type { NackCode } from "./wire/nack-codes.js";
 import type { BodyOf, EnvelopeOf } from "./wire/schema.js";
 
@@ -95,13 +94,15 @@ export class Responder {
     }
     const key = `${envelope.from}\u0000${envelope.id}`;
     const abort = new RequestAbort(envelope.deadline ?? Date.now() + DEFAULT_HANDLER_DEADLINE_MS);
+    // Registered first: a handler that returns at once finishes (and unregisters) inside submit().
+    this.running.set(key, abort);
     const accepted = this.deps.bulkhead.submit(key, () => this.run(to, envelope, handler, abort, key, who.principal));
     if (!accepted) {
+      this.running.delete(key);
       this.deps.cache.forget(envelope.from, envelope.id);
       this.deps.count("busy");
       return this.deps.nack(to, "busy", "too many requests in flight; retry later", envelope.id, BUSY_RETRY_AFTER_MS);
     }
-    this.running.set(key, abort);
   }
 
   /** The authorizer's word; one that throws refuses, with its message. */
@@ -145,46 +146,59 @@ export class Responder {
     return undefined;
   }
 
-  private async run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string, principal: string | undefined): Promise<void> {
-    const baseLogger = this.deps.logger;
-    let childLogger: Logger | undefined;
-    const context: RequestContext = {
-      from: envelope.from,
-      messageId: envelope.id,
-      op: envelope.body.op,
-      traceId: envelope.trace ?? "",
-      deadline: abort.deadline,
-      hops: envelope.hops ?? 1,
-      maxHops: envelope.max_hops ?? DEFAULT_MAX_HOPS,
-      path: envelope.path ?? [envelope.from],
-      ...(principal ? { principal } : {}),
-      // Built on first use, like the logger below: most handlers never read it (see RequestAbort).
-      get signal() {
-        return abort.signal;
-      },
-      // Built on first use: most handlers never log, and a child logger per request is measurable.
-      get logger() {
-        childLogger ??= baseLogger.child({ trace: envelope.trace, op: envelope.body.op, from: envelope.from });
-        return childLogger;
-      },
-    };
+  /**
+   * Run the handler; a result that is not a promise is answered at once, without a promise of the
+   * responder's own or a turn of the microtask queue (most handlers of the hot path are synchronous).
+   */
+  private run(to: Buffer, envelope: EnvelopeOf<"request">, handler: Handler, abort: RequestAbort, key: string, principal: string | undefined): Promise<void> | undefined {
+    const context = new HandlerContext(envelope, abort, this.deps.logger, principal);
+    let result: unknown;
     try {
-      const result = await handler(envelope.body.args, context);
-      if (abort.aborted) return; // cancelled or past the deadline: the requester no longer waits
-      const frame = this.deps.reply(to, envelope, { result });
-      if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
-      this.deps.count("handled");
+      result = handler(envelope.body.args, context);
     } catch (error) {
-      this.deps.count("handler_error");
-      const wire = toWireError(error);
-      context.logger.warn({ err: error, code: wire.code }, "handler failed");
-      const frame = this.deps.reply(to, envelope, { error: wire });
-      // A retryable failure must run again on retry, so its reply is not replayed from the cache.
-      if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
-      else this.deps.cache.forget(envelope.from, envelope.id);
+      this.failed(to, envelope, context, error);
+      this.finished(abort, key);
+      return undefined;
+    }
+    if (isPromiseLike(result)) return this.settleLater(to, envelope, context, result, abort, key);
+    this.succeeded(to, envelope, abort, result);
+    this.finished(abort, key);
+    return undefined;
+  }
+
+  private async settleLater(to: Buffer, envelope: EnvelopeOf<"request">, context: HandlerContext, pending: PromiseLike<unknown>, abort: RequestAbort, key: string): Promise<void> {
+    try {
+      this.succeeded(to, envelope, abort, await pending);
+    } catch (error) {
+      this.failed(to, envelope, context, error);
     } finally {
-      abort.dispose();
-      this.running.delete(key);
+      this.finished(abort, key);
     }
   }
+
+  private succeeded(to: Buffer, envelope: EnvelopeOf<"request">, abort: RequestAbort, result: unknown): void {
+    if (abort.aborted) return; // cancelled or past the deadline: the requester no longer waits
+    const frame = this.deps.reply(to, envelope, { result });
+    if (frame) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
+    this.deps.count("handled");
+  }
+
+  private failed(to: Buffer, envelope: EnvelopeOf<"request">, context: HandlerContext, error: unknown): void {
+    this.deps.count("handler_error");
+    const wire = toWireError(error);
+    context.logger.warn({ err: error, code: wire.code }, "handler failed");
+    const frame = this.deps.reply(to, envelope, { error: wire });
+    // A retryable failure must run again on retry, so its reply is not replayed from the cache.
+    if (frame && !wire.retryable) this.deps.cache.complete(envelope.from, envelope.id, frame, envelope.deadline, this.deps.retainReplyMs(envelope.body.op));
+    else this.deps.cache.forget(envelope.from, envelope.id);
+  }
+
+  private finished(abort: RequestAbort, key: string): void {
+    abort.dispose();
+    this.running.delete(key);
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }

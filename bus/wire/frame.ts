@@ -26,12 +26,21 @@ export const crc32: (payload: Uint8Array) => number =
 /** Prefix a payload with its header. */
 export function encodeFrame(payload: Uint8Array): Buffer {
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + payload.length);
+  frame.set(payload, FRAME_HEADER_BYTES);
+  return writeFrameHeader(frame);
+}
+
+/**
+ * Fill in the header of a frame whose payload already follows 12 bytes left free for it (the codec packs
+ * with that room reserved, so a frame needs neither a second buffer nor a copy of its payload).
+ */
+export function writeFrameHeader(frame: Buffer): Buffer {
+  const payloadBytes = frame.length - FRAME_HEADER_BYTES;
   frame.writeUInt16BE(FRAME_MAGIC, 0);
   frame.writeUInt8(FRAME_VERSION, 2);
   frame.writeUInt8(0, 3);
-  frame.writeUInt32BE(payload.length, 4);
-  frame.writeUInt32BE(crc32(payload), 8);
-  frame.set(payload, FRAME_HEADER_BYTES);
+  frame.writeUInt32BE(payloadBytes, 4);
+  frame.writeUInt32BE(crc32(frame.subarray(FRAME_HEADER_BYTES)), 8);
   return frame;
 }
 

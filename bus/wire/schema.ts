@@ -9,7 +9,8 @@ export const SUPPORTED_ENVELOPE_VERSIONS: readonly number[] = [ENVELOPE_VERSION]
 export const NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
 export const nodeIdSchema = z.string().regex(NODE_ID_PATTERN, "node id: 1-64 chars of [A-Za-z0-9._:@-], starting alphanumeric");
 /** Senders include clients, whose ids are "~" plus a node-id-shaped suffix; they are never mesh members. */
-export const senderIdSchema = z.string().regex(/^~?[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/, "sender id: a node id, or \"~\" and a client id");
+export const SENDER_ID_PATTERN = /^~?[A-Za-z0-9][A-Za-z0-9._:@-]{0,63}$/;
+export const senderIdSchema = z.string().regex(SENDER_ID_PATTERN, "sender id: a node id, or \"~\" and a client id");
 
 const messageIdSchema = z.string().min(1).max(64);
 const epochMsSchema = z.number().int().nonnegative();
@@ -86,7 +87,9 @@ export const envelopeHeaderSchema = z.object({
   body: z.unknown(),
 });
 
-type EnvelopeHeader = Omit<z.infer<typeof envelopeHeaderSchema>, "kind" | "body">;
+/** An envelope whose header passed validation and whose body is not checked yet. */
+export type DecodedHeader = z.infer<typeof envelopeHeaderSchema>;
+type EnvelopeHeader = Omit<DecodedHeader, "kind" | "body">;
 
 /** A decoded, validated message: the discriminant `kind` narrows `body`. */
 export type Envelope = { [K in MessageKind]: EnvelopeHeader & { kind: K; body: BodyOf<K> } }[MessageKind];

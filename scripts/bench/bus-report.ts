@@ -3,10 +3,10 @@ import type { ServerMode } from "./bus-echo.js";
 import type { BusBenchConfig, ModeFigures, Transport, TransportRun } from "./bus-run.js";
 import { benchEnvironment, formatNumber, formatTable, median, ratio, roundTo, type BenchEnvironment } from "./stats.js";
 
-/** Targets from the bus design brief: reported, never asserted (the machine is shared and noisy). */
-export const TARGET_P50_RATIO = 1.5;
-export const TARGET_P99_RATIO = 2;
-export const TARGET_MIN_RPS = 10_000;
+/** Targets of issue 16 (they were 1.5×, 2× and 10,000 req/s before): reported, never asserted (the machine is shared and noisy). */
+export const TARGET_P50_RATIO = 1.25;
+export const TARGET_P99_RATIO = 1.5;
+export const TARGET_MIN_RPS = 30_000;
 const LATENCY_DIGITS = 1;
 
 export interface TransportBlock {
@@ -20,7 +20,7 @@ export interface TransportBlock {
   cpu_us_per_request: { client: number; server: number | null; raw_client: number; raw_server: number | null };
   /** mesh / raw: above 1 for latency means the mesh is slower, below 1 for rps means it is slower. */
   ratios: { rtt_p50: number; rtt_p99: number; rps: number };
-  targets: { rtt_p50_within_1_5x_raw: boolean; rtt_p99_within_2x_raw: boolean; rps_at_least_10k: boolean };
+  targets: { rtt_p50_within_target: boolean; rtt_p99_within_target: boolean; rps_at_least_target: boolean };
   mesh_retries: number;
   mesh_nacks_received: number;
   rounds: Record<ServerMode, ModeFigures[]>;
@@ -89,9 +89,9 @@ export function transportBlock(run: TransportRun): TransportBlock {
     cpu_us_per_request: { client: roundTo(mesh.client_cpu_us, LATENCY_DIGITS), server: roundedOrNull(mesh.server_cpu_us), raw_client: roundTo(raw.client_cpu_us, LATENCY_DIGITS), raw_server: roundedOrNull(raw.server_cpu_us) },
     ratios,
     targets: {
-      rtt_p50_within_1_5x_raw: ratios.rtt_p50 <= TARGET_P50_RATIO,
-      rtt_p99_within_2x_raw: ratios.rtt_p99 <= TARGET_P99_RATIO,
-      rps_at_least_10k: mesh.rps >= TARGET_MIN_RPS,
+      rtt_p50_within_target: ratios.rtt_p50 <= TARGET_P50_RATIO,
+      rtt_p99_within_target: ratios.rtt_p99 <= TARGET_P99_RATIO,
+      rps_at_least_target: mesh.rps >= TARGET_MIN_RPS,
     },
     mesh_retries: run.meshCounters["retries"] ?? 0,
     mesh_nacks_received: sumMatching(run.meshCounters, "nack_received_"),
@@ -144,9 +144,9 @@ export function formatResultTable(blocks: Record<Transport, TransportBlock>): st
   const rows: string[][] = [];
   for (const [transport, block] of Object.entries(blocks)) {
     rows.push(
-      [transport, "RTT p50 (µs)", formatNumber(block.raw_rtt_p50_us, 1), formatNumber(block.rtt_p50_us, 1), `${block.ratios.rtt_p50.toFixed(2)}×`, `≤ ${TARGET_P50_RATIO}× ${verdict(block.targets.rtt_p50_within_1_5x_raw)}`],
-      [transport, "RTT p99 (µs)", formatNumber(block.raw_rtt_p99_us, 1), formatNumber(block.rtt_p99_us, 1), `${block.ratios.rtt_p99.toFixed(2)}×`, `≤ ${TARGET_P99_RATIO}× ${verdict(block.targets.rtt_p99_within_2x_raw)}`],
-      [transport, "pipelined req/s", formatNumber(block.raw_rps), formatNumber(block.rps), `${block.ratios.rps.toFixed(2)}×`, `≥ ${formatNumber(TARGET_MIN_RPS)} ${verdict(block.targets.rps_at_least_10k)}`],
+      [transport, "RTT p50 (µs)", formatNumber(block.raw_rtt_p50_us, 1), formatNumber(block.rtt_p50_us, 1), `${block.ratios.rtt_p50.toFixed(2)}×`, `≤ ${TARGET_P50_RATIO}× ${verdict(block.targets.rtt_p50_within_target)}`],
+      [transport, "RTT p99 (µs)", formatNumber(block.raw_rtt_p99_us, 1), formatNumber(block.rtt_p99_us, 1), `${block.ratios.rtt_p99.toFixed(2)}×`, `≤ ${TARGET_P99_RATIO}× ${verdict(block.targets.rtt_p99_within_target)}`],
+      [transport, "pipelined req/s", formatNumber(block.raw_rps), formatNumber(block.rps), `${block.ratios.rps.toFixed(2)}×`, `≥ ${formatNumber(TARGET_MIN_RPS)} ${verdict(block.targets.rps_at_least_target)}`],
       cpuRow(transport, "client CPU per request (µs)", block.cpu_us_per_request.raw_client, block.cpu_us_per_request.client),
       cpuRow(transport, "server CPU per request (µs)", block.cpu_us_per_request.raw_server, block.cpu_us_per_request.server),
     );

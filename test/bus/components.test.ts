@@ -16,9 +16,9 @@ import { judgePeer, PeerTable, type PeerRecord } from "../../bus/peer-table.js";
 import { readRegistry, removeRegistryEntry, writeRegistryEntry } from "../../bus/registry.js";
 import { REPLY_GRACE_MS, ReplyCache } from "../../bus/reply-cache.js";
 import { RequestAbort } from "../../bus/request-abort.js";
-import { Requester, RETRY_MIN_BACKOFF_MS } from "../../bus/requester.js";
+import { Requester, RETRANSMIT_FIRST_MS, RETRY_MIN_BACKOFF_MS } from "../../bus/requester.js";
 import type { FrameDecodeError} from "../../bus/index.js";
-import { checkFrame, crc32, encodeFrame, type NodeCard } from "../../bus/index.js";
+import { checkFrame, crc32, decodeEnvelope, encodeEnvelope, encodeFrame, type Envelope, type NodeCard } from "../../bus/index.js";
 
 const limits = { heartbeatMs: 1_000, suspectMs: 3_000, expireMs: 10_000 };
 const card = (id: string, incarnation = 1): NodeCard => ({ id, incarnation, role: "node", endpoint: "tcp://127.0.0.1:1", protocols: [1], meta: {} });
@@ -315,6 +315,57 @@ describe("Requester retries", () => {
   });
 });
 
+describe("Requester timing (one timer per request)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("re-sends an unanswered request after 1 s, then 2 s later, under its id, and ends the attempt at its share of the deadline", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const sent: [number, boolean][] = [];
+    let retransmits = 0;
+    const requester = new Requester({
+      transmit: (_peer, _frame, first) => (sent.push([Date.now(), first]), "sent"),
+      cancel: () => undefined,
+      logger: pino({ level: "silent" }),
+      countRetry: () => undefined,
+      countRetransmit: () => retransmits++,
+    });
+    const reply = requester.request({ peerId: "p", messageId: "m.1", frame: Buffer.alloc(0), deadline: 9_000, attempts: 1 });
+    await vi.advanceTimersByTimeAsync(RETRANSMIT_FIRST_MS * 3 + 1);
+    expect(sent).toEqual([[0, true], [RETRANSMIT_FIRST_MS, false], [RETRANSMIT_FIRST_MS * 3, false]]);
+    expect(retransmits).toBe(2);
+    requester.onReply({ v: 1, kind: "reply", id: "r.1", from: "p", inc: 1, corr: "m.1", body: { result: "late but fine" } });
+    await expect(reply).resolves.toBe("late but fine");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("fails with a TimeoutError at the deadline and sends CANCEL, leaving no timer behind", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const cancelled: string[] = [];
+    const requester = new Requester({ transmit: () => "sent", cancel: (_peer, id) => cancelled.push(id), logger: pino({ level: "silent" }), countRetry: () => undefined });
+    const reply = requester.request({ peerId: "p", messageId: "m.1", frame: Buffer.alloc(0), deadline: 500, attempts: 1 });
+    const outcome = expect(reply).rejects.toMatchObject({ name: "TimeoutError" });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(cancelled).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(cancelled).toEqual(["m.1"]);
+    expect([requester.inFlight, vi.getTimerCount()]).toEqual([0, 0]);
+  });
+
+  it("times an attempt out at its share of the deadline and tries again under the same id", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const sent: number[] = [];
+    const requester = new Requester({ transmit: () => (sent.push(Date.now()), "sent"), cancel: () => undefined, logger: pino({ level: "silent" }), countRetry: () => undefined });
+    const reply = requester.request({ peerId: "p", messageId: "m.1", frame: Buffer.alloc(0), deadline: 900, attempts: 3 });
+    await vi.advanceTimersByTimeAsync(299);
+    expect(sent).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1 + 2 * RETRY_MIN_BACKOFF_MS);
+    expect(sent).toHaveLength(2);
+    requester.onReply({ v: 1, kind: "reply", id: "r.1", from: "p", inc: 1, corr: "m.1", body: { result: 2 } });
+    await expect(reply).resolves.toBe(2);
+  });
+});
+
 describe("Bulkhead", () => {
   it("runs up to its limit, queues up to its bound, refuses beyond", async () => {
     const bulkhead = new Bulkhead(1, 1);
@@ -364,6 +415,17 @@ describe("frames", () => {
     frame[3] = 0x80;
     expect(() => checkFrame(frame, 1024)).toThrow(expect.objectContaining({ code: "version_unsupported" }) as FrameDecodeError);
     expect(() => checkFrame(encodeFrame(Buffer.alloc(2048)), 1024)).toThrow(expect.objectContaining({ code: "too_large" }) as FrameDecodeError);
+  });
+});
+
+describe("encoded frames", () => {
+  it("never share a buffer that msgpackr grew for a large message, so a kept reply cannot hold megabytes", () => {
+    const envelope = (chars: number): Envelope => ({ v: 1, kind: "request", id: `a.${chars}`, from: "n1", inc: 1, body: { op: "echo", args: "z".repeat(chars) } });
+    for (const chars of [100, 2_000_000, 100, 1_000]) {
+      const frame = encodeEnvelope(envelope(chars), 1 << 24);
+      expect(frame.buffer.byteLength).toBeLessThanOrEqual(Math.max(16 * 1024, frame.length));
+      expect(decodeEnvelope(frame, 1 << 24).body).toEqual({ op: "echo", args: "z".repeat(chars) });
+    }
   });
 });
 
