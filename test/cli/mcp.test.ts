@@ -176,8 +176,10 @@ describe("cancellation", () => {
     const call = client.callTool({ name: "delegate", arguments: { scope: "slow", task: "Explain the slab allocator" } }, undefined, { signal: controller.signal });
     let settled: unknown = "pending";
     call.then((r) => (settled = r), (e: unknown) => (settled = String(e)));
-    await expect.poll(() => (existsSync(pidFile) ? "started" : JSON.stringify(settled)), { timeout: 20_000 }).toBe("started");
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    // The shell creates the file before it writes the pid into it: wait for a whole line.
+    const written = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8") : "");
+    await expect.poll(() => (written().endsWith("\n") ? "started" : JSON.stringify(settled)), { timeout: 20_000 }).toBe("started");
+    const pid = Number(written());
     expect(alive(pid)).toBe(true);
     controller.abort();
     await expect(call).rejects.toThrow();
