@@ -167,9 +167,13 @@ export class AuditLog {
       this.idleTimer ??= setInterval(() => this.closeIfIdle(), APPEND_IDLE_CLOSE_MS).unref();
     }
     this.wroteSinceIdleCheck = true;
-    const bytes = Buffer.from(line);
     try {
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+      // A string is written without a Buffer copy; a short write (a full disk) is finished from a Buffer.
+      const written = writeSync(fd, line);
+      if (written < Buffer.byteLength(line)) {
+        const bytes = Buffer.from(line);
+        for (let at = written; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      }
     } catch (error) {
       // A descriptor that failed once is not trusted again: the next line reopens the file.
       this.appendFds.delete(file);
