@@ -7,7 +7,9 @@
 // synchronous file calls, on the next turn of the event loop (one batch, no thread-pool round trip
 // per file). Appends only, on the hot path: creating a file costs about 30 times an append here. A caller that must know a record is on disk awaits the promise its write returns (a
 // delegation does, before it answers); `find` and `flush` wait for everything queued before them.
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+// The JSONL files are appended to through descriptors kept open while writes keep coming (an open and a
+// close cost more than the write itself), closed after APPEND_IDLE_CLOSE_MS without one.
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatManifestLine, type ManifestEntryInput } from "../protocol/index.js";
@@ -18,6 +20,9 @@ export const HOPS_FILE = "hops.jsonl";
 export const OUTPUTS_DIR = "outputs";
 /** One line per hop while answers are searched: what a live view draws before the answer is back. */
 export const LIVE_FILE = "live.jsonl";
+
+/** An append descriptor unused this long is closed (a moved or deleted file is reopened after it). */
+export const APPEND_IDLE_CLOSE_MS = 1_000;
 
 /** Failures are reported through onError; a caller that awaits still sees the rejection, one that leaves it crashes nothing. */
 function handled<T>(promise: Promise<T>): Promise<T> {
@@ -35,6 +40,10 @@ export class AuditLog {
   private queue: QueuedWrite[] = [];
   private scheduled = false;
   private dirReady = false;
+  /** Open append descriptors by file name; closed together when idle. */
+  private readonly appendFds = new Map<string, number>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private wroteSinceIdleCheck = false;
   /** Writes that failed since start (each also reaches `onError`). */
   failures = 0;
 
@@ -55,8 +64,8 @@ export class AuditLog {
    */
   writeHopOutput(traceId: string, hop: number, output: unknown): Promise<string> {
     const ref = this.hopRef(traceId, hop);
-    const line = `${JSON.stringify({ ref, trace: traceId, hop, output })}\n`;
-    return handled(this.enqueue(() => appendFileSync(join(this.dir, HOPS_FILE), line)).then(() => ref));
+    // Serialized in the drain, off the path to the next hop: a stored output is never changed afterwards.
+    return handled(this.enqueue(() => this.appendLine(HOPS_FILE, `${JSON.stringify({ ref, trace: traceId, hop, output })}\n`)).then(() => ref));
   }
 
   /** A delegation's full output in a file of its own; resolves to its path relative to the audit dir. */
@@ -97,19 +106,19 @@ export class AuditLog {
 
   append(record: { id: string } & Record<string, unknown>): Promise<void> {
     const line = `${JSON.stringify({ ...record, recorded_at: new Date().toISOString() })}\n`;
-    return this.enqueue(() => appendFileSync(join(this.dir, AUDIT_FILE), line));
+    return this.enqueue(() => this.appendLine(AUDIT_FILE, line));
   }
 
   /** A hop of an answer still being searched (`mesh web` tails these to draw the path as it runs). */
   appendLive(traceId: string, event: { hop: number; scope: string; agent: string; symbols: string[] }): Promise<void> {
     const line = `${JSON.stringify({ trace: traceId, ...event, at: Date.now() })}\n`;
-    return handled(this.enqueue(() => appendFileSync(join(this.dir, LIVE_FILE), line)));
+    return handled(this.enqueue(() => this.appendLine(LIVE_FILE, line)));
   }
 
   appendManifest(entry: ManifestEntryInput): Promise<void> {
     // Formatting validates the entry: a bad one fails here, in the caller, not in the queue.
     const line = `${formatManifestLine(entry)}\n`;
-    return this.enqueue(() => appendFileSync(join(this.dir, MANIFEST_FILE), line));
+    return this.enqueue(() => this.appendLine(MANIFEST_FILE, line));
   }
 
   /** Resolves when every write queued so far has been attempted. */
@@ -139,6 +148,50 @@ export class AuditLog {
       })
       .filter((r): r is Record<string, unknown> => r !== null && typeof r["id"] === "string" && (r["id"] as string).startsWith(id));
     return matches.at(-1) ?? null;
+  }
+
+  /** Closes the append descriptors now (they reopen on the next write); for an owner that is done writing. */
+  close(): void {
+    clearInterval(this.idleTimer);
+    this.idleTimer = undefined;
+    for (const fd of this.appendFds.values()) closeSync(fd);
+    this.appendFds.clear();
+  }
+
+  private appendLine(file: string, line: string): void {
+    let fd = this.appendFds.get(file);
+    if (fd === undefined) {
+      fd = openSync(join(this.dir, file), "a");
+      this.appendFds.set(file, fd);
+      // Unref'd: an idle log keeps no process alive, and its descriptors do not outlive a second of quiet.
+      this.idleTimer ??= setInterval(() => this.closeIfIdle(), APPEND_IDLE_CLOSE_MS).unref();
+    }
+    this.wroteSinceIdleCheck = true;
+    try {
+      // A string is written without a Buffer copy; a short write (a full disk) is finished from a Buffer.
+      const written = writeSync(fd, line);
+      if (written < Buffer.byteLength(line)) {
+        const bytes = Buffer.from(line);
+        for (let at = written; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      }
+    } catch (error) {
+      // A descriptor that failed once is not trusted again: the next line reopens the file.
+      this.appendFds.delete(file);
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  private closeIfIdle(): void {
+    if (this.wroteSinceIdleCheck) {
+      this.wroteSinceIdleCheck = false;
+      return;
+    }
+    try {
+      this.close();
+    } catch (error) {
+      this.onError(error as Error);
+    }
   }
 
   private enqueue(write: () => void): Promise<void> {

@@ -75,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid, ...(resumed > 0 ? { resumed } : {}) });
   const signal = await stopped;
   await manager.audit.flush();
+  manager.audit.close();
   manager.journal.close();
   lock.release();
   printJson({ event: "stopped", id: node.id, signal });

@@ -4,8 +4,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AUDIT_FILE, AuditLog, HOPS_FILE, MANIFEST_FILE } from "../../../agents/manager/audit-log.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { APPEND_IDLE_CLOSE_MS, AUDIT_FILE, AuditLog, HOPS_FILE, MANIFEST_FILE } from "../../../agents/manager/audit-log.js";
 
 let dir: string;
 beforeEach(() => {
@@ -74,5 +74,22 @@ describe("AuditLog", () => {
     expect(() => log.appendManifest({ id: "", file: "f", title: "t", date: "not a date", status: "complete", agent_type: "x" })).toThrow();
     await log.flush();
     expect(() => readFileSync(join(dir, MANIFEST_FILE))).toThrow(/ENOENT/);
+  });
+
+  it("keeps appending to an open file while writes come, and reopens it after a quiet period", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const log = new AuditLog(dir);
+      await log.append({ id: "q-4", kind: "multi_hop" });
+      rmSync(join(dir, AUDIT_FILE)); // removed while its descriptor is open: the next line still goes there
+      await log.append({ id: "q-5", kind: "multi_hop" });
+      expect(() => readFileSync(join(dir, AUDIT_FILE))).toThrow(/ENOENT/);
+      vi.advanceTimersByTime(APPEND_IDLE_CLOSE_MS * 2); // one check sees the write, the next closes the quiet descriptor
+      await log.append({ id: "q-6", kind: "multi_hop" });
+      expect(lines(AUDIT_FILE)).toMatchObject([{ id: "q-6" }]);
+      log.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
