@@ -11,11 +11,14 @@
 // find bin/mesh.js from their own location (`new URL("../../../bin/mesh.js", import.meta.url)`) work
 // unchanged in the bundle.
 import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const OUT_DIR = `${ROOT}dist/bundle/cli`;
+const WORKER_DIR = `${ROOT}dist/bundle/worker`;
+const EXTERNAL = ["zeromq", "msgpackr-extract", "web-tree-sitter", "@repomix/tree-sitter-wasms"];
 
 /**
  * zod re-exports all of its ~40 locales as `z.locales` (366 kB of the 755 kB zod chunk, parsed by every
@@ -54,12 +57,47 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
-  external: ["zeromq", "msgpackr-extract", "web-tree-sitter", "@repomix/tree-sitter-wasms"],
+  external: EXTERNAL,
   // CommonJS dependencies (pino) call require() on Node built-ins; an ES module has no require.
   banner: { js: "import { createRequire as __meshCreateRequire } from 'node:module'; const require = __meshCreateRequire(import.meta.url);" },
   plugins: [zodEnglishOnly, zeromqByRequire],
   logLevel: "warning",
 });
+
+// `mesh worker` alone, as one CommonJS file (dist/bundle/worker/worker.cjs, at the same depth as the CLI's
+// bundle), which bin/mesh.js compiles from a V8 code cache (bin/code-cache.js): a fleet starts one worker
+// per scope, and compiling the bundle was most of a worker's start-up CPU after Node's own
+// (docs/BENCHMARKS.md, "Fleet launch"). `import.meta.url` becomes the file's own URL. The file is one
+// function expression over CommonJS's parameters, which bin/code-cache.js calls.
+rmSync(WORKER_DIR, { recursive: true, force: true });
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ["src/cli/worker-entry.ts"],
+  outfile: `${WORKER_DIR}/worker.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  external: EXTERNAL,
+  define: { "import.meta.url": "__meshModuleUrl" },
+  charset: "ascii", // read as latin1 by bin/code-cache.js: one byte a character on the heap
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {"use strict";\nconst __meshModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  footer: { js: "})" },
+  plugins: [zodEnglishOnly],
+  logLevel: "warning",
+});
+writeWorkerCodeCache();
+
+/**
+ * The code cache holds what V8 compiled while the bundle's modules ran their top-level code (building
+ * zod's schemas among the rest); made by a fresh process, since V8 checks the flags it was made with.
+ */
+function writeWorkerCodeCache() {
+  const make = `import { loadCompiled, writeCodeCache } from "./bin/code-cache.js"; const f = ${JSON.stringify(`${WORKER_DIR}/worker.cjs`)}; writeCodeCache(f, loadCompiled(f).script);`;
+  const made = spawnSync(process.execPath, ["--input-type=module", "-e", make], { cwd: ROOT, stdio: "inherit" });
+  if (made.status !== 0) throw new Error(`the worker's code cache was not made (exit ${String(made.status)})`);
+}
 
 // The browser app of `mesh web` (src/web/client/), with Cytoscape.js, as one file the server sends:
 // nothing is fetched from a CDN, so the page works offline.

@@ -1,6 +1,7 @@
 // Entry point of the `mesh` CLI: dispatches to one module per command.
 import { commands } from "./commands.js";
 import { CliError, EXIT } from "./exit-codes.js";
+import { settleExit } from "./settle-exit.js";
 
 function usage(): string {
   const lines = ["Usage: mesh <command> [options]", "", "Commands:"];
@@ -22,17 +23,4 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      process.stderr.write(`mesh: ${error.message}${error.hint ? `\n  ${error.hint}` : ""}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    process.stderr.write(`mesh: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT.internal;
-  },
-);
+settleExit(main(process.argv.slice(2)));

@@ -35,3 +35,23 @@ describe("the bundled CLI", () => {
     expect(code).not.toContain("Ungültige Eingabe"); // German
   });
 });
+
+describe("the worker's bundle", () => {
+  const WORKER_BUNDLE = fileURLToPath(new URL("../../dist/bundle/worker/worker.cjs", import.meta.url));
+  const CODE_CACHE = fileURLToPath(new URL("../../bin/code-cache.js", import.meta.url));
+
+  it("is built with a code cache that V8 accepts in a fresh process", async () => {
+    const check = `import { loadCompiled } from ${JSON.stringify(CODE_CACHE)}; const { exports, script } = loadCompiled(${JSON.stringify(WORKER_BUNDLE)}); process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, run: typeof exports.runWorker }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", check]);
+    expect(JSON.parse(stdout)).toEqual({ rejected: false, run: "function" });
+  });
+
+  it("runs `mesh worker` in strict mode, as the ES module bundle does", () => {
+    expect(readFileSync(WORKER_BUNDLE, "utf8")).toMatch(/^\(function \(exports, require, module, __filename, __dirname\) \{"use strict";\n/);
+  });
+
+  it("answers `mesh worker --help` through bin/mesh.js", async () => {
+    const { stdout } = await run(process.execPath, [fileURLToPath(new URL("../../bin/mesh.js", import.meta.url)), "worker", "--help"]);
+    expect(stdout).toMatch(/^Usage: mesh worker --scope NAME/);
+  });
+});
