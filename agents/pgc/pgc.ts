@@ -1,6 +1,5 @@
 // One scope's PGC in memory: retrieval with calibrated similarity, checkable citations, `ask`, and
 // the code facts (symbols, cross-scope references) the manager builds its topology from.
-import { posix } from "node:path";
 import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { CodeReference, ScopeFacts } from "../../topology/index.js";
 import { askResult } from "./ask.js";
@@ -10,6 +9,7 @@ import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
 import { CallGraph, fieldCalled } from "./callgraph/call-graph.js";
+import { relativeTarget } from "./callgraph/reexports.js";
 import { ScopeSearch } from "./callgraph/scope-search.js";
 
 export interface PgcQueryOptions {
@@ -62,6 +62,7 @@ export class Pgc {
   private readonly reader: FileReader;
   private readonly available: readonly Overlay[];
   private searchValue: ScopeSearch | null = null;
+  private graphValue: CallGraph | undefined;
 
   constructor(
     readonly scope: string,
@@ -108,18 +109,22 @@ export class Pgc {
     if (!this.searchValue) {
       const bodies = new Map<string, string>();
       for (const doc of this.data.docs) if (doc.overlay === "O1" && doc.fields.body !== undefined) bodies.set(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`, doc.fields.body);
-      const graph = new CallGraph(this.data);
-      this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "");
+      this.searchValue = new ScopeSearch(this.scope, this.callGraph(), this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "");
     }
     return this.searchValue;
+  }
+
+  /** The scope's call graph, built on first use (by the search or the facts). */
+  private callGraph(): CallGraph {
+    this.graphValue ??= new CallGraph(this.data);
+    return this.graphValue;
   }
 
   /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */
   facts(): ScopeFacts {
     const symbols = [...new Set(this.data.symbols.filter((s) => LINKABLE_KINDS.has(s.kind)).map((s) => s.name))].sort();
     // C struct fields this scope stores its functions into: a call through one elsewhere may land here.
-    const functions = new Set(this.data.symbols.filter((s) => s.kind === "function").map((s) => s.name));
-    const fields = [...new Set((this.data.bindings ?? []).filter((b) => functions.has(b.target)).map((b) => b.field))].sort();
+    const fields = this.callGraph().boundFields();
     // And the fields its code calls through (`ops->ndo_start_xmit(…)`), with how many call sites: who may call those functions.
     const counts = new Map<string, number>();
     for (const call of this.data.calls) {
@@ -129,7 +134,7 @@ export class Pgc {
     const through = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
     // TS/JS re-exports (`export … from "./m.js"`), root-relative: the manager follows them from the package's entry module.
     const reexports = this.data.imports.filter((e) => e.reexport).flatMap((e) => {
-      const to = e.resolved_path ?? (/^\.\.?\//.test(e.target) ? posix.normalize(posix.join(posix.dirname(e.file_path), e.target)) : null);
+      const to = e.resolved_path ?? relativeTarget(e.file_path, e.target);
       return to === null ? [] : [{ from: e.file_path, to }];
     });
     return {

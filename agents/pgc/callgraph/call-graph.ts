@@ -125,7 +125,7 @@ export class CallGraph {
   }
 
   /** Where the scope stores a function into struct fields: how other code calls it. */
-  bindingsOf(node: GraphNode): BindingSite[] {
+  bindingsOf(node: GraphNode): readonly BindingSite[] {
     return this.bound.bindingsOf(node);
   }
 

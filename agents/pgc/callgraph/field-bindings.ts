@@ -23,6 +23,8 @@ export function fieldCalled(call: Pick<CallSite, "callee" | "file_path">): strin
 export class FieldBindings {
   /** A struct field → the scope's functions stored into it, with where. */
   private readonly bound = new Map<string, { node: GraphNode; site: BindingSite }[]>();
+  /** A node id → where it is stored into fields (the same bindings, by function). */
+  private readonly sitesOf = new Map<number, BindingSite[]>();
 
   /** A binding names a function when the scope defines one by that name (the one in the binding's file first). */
   constructor(bindings: readonly FieldBinding[], named: (name: string) => readonly GraphNode[]) {
@@ -31,7 +33,12 @@ export class FieldBindings {
       const inFile = functions.filter((n) => n.file_path === b.file_path);
       const chosen = inFile.length > 0 ? inFile : functions.length === 1 ? functions : [];
       const list = this.bound.get(b.field) ?? [];
-      for (const node of chosen) if (!list.some((e) => e.node.id === node.id)) list.push({ node, site: { field: b.field, file_path: b.file_path, line: b.line } });
+      for (const node of chosen) {
+        if (list.some((e) => e.node.id === node.id)) continue;
+        const site = { field: b.field, file_path: b.file_path, line: b.line };
+        list.push({ node, site });
+        this.sitesOf.set(node.id, [...(this.sitesOf.get(node.id) ?? []), site]);
+      }
       if (list.length > 0) this.bound.set(b.field, list);
     }
   }
@@ -42,10 +49,8 @@ export class FieldBindings {
   }
 
   /** Where the scope stores a function into struct fields: how other code calls it. */
-  bindingsOf(node: GraphNode): BindingSite[] {
-    const out: BindingSite[] = [];
-    for (const list of this.bound.values()) for (const { node: bound, site } of list) if (bound.id === node.id) out.push(site);
-    return out;
+  bindingsOf(node: GraphNode): readonly BindingSite[] {
+    return this.sitesOf.get(node.id) ?? [];
   }
 
   /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */

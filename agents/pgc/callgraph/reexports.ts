@@ -51,13 +51,20 @@ export class Reexports {
         const further = this.passedOn(edge.resolved_path, spec.imported, via, depth + 1);
         if (further) return further;
         if (this.defines(edge.resolved_path, spec.imported)) return { file: edge.resolved_path, ...found };
-      } else if (/^\.\.?\//.test(edge.target) && (edge.reexported || !outside)) {
-        outside = { module: posix.normalize(posix.join(posix.dirname(file), edge.target)), ...found };
+      } else {
+        const module = relativeTarget(file, edge.target);
+        if (module === null || (outside && !edge.reexported)) continue;
+        outside = { module, ...found };
         if (edge.reexported) return outside;
       }
     }
     return outside;
   }
+}
+
+/** A relative module spec (`../core/index.js`) as a root-relative path from the file writing it; null for a package name. */
+export function relativeTarget(fromFile: string, target: string): string | null {
+  return /^\.\.?\//.test(target) ? posix.normalize(posix.join(posix.dirname(fromFile), target)) : null;
 }
 
 /** `src/v4/core/index.js` as the module spec a file in `src/v4/classic/` writes: `../core/index.js`. */

@@ -3,14 +3,14 @@
 // question names — with the call line and the line that stored the function into the field both cited,
 // hashed and checked — and into neither when the question names no driver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import pino from "pino";
 import { Manager } from "../../../agents/manager/manager.js";
 import { serveManager } from "../../../agents/manager/serve-manager.js";
 import { citationHash } from "../../../agents/protocol/index.js";
 import { MeshNode } from "../../../bus/index.js";
+import { writeCorpus } from "../../helpers/corpus.js";
 import { ProcessSet } from "../../helpers/processes.js";
 
 const SOURCES: Record<string, string> = {
@@ -90,11 +90,7 @@ let node: MeshNode;
 let manager: Manager;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "mesh-field-"));
-  for (const [path, text] of Object.entries(SOURCES)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  root = writeCorpus("mesh-field-", SOURCES);
   const registry = join(root, ".registry");
   const cache = join(root, ".cache");
   await Promise.all(Object.entries(SCOPES).map(([scope, path]) => processes.startWorker(scope, ["--root", root, "--scope-path", path, "--registry", registry, "--cache", cache])));

@@ -3,9 +3,9 @@
 // an exit (another scope may store one); the search follows such an edge only to an implementation the
 // question names; the scope's facts list the fields it stores functions into.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
@@ -14,6 +14,7 @@ import { picksImplementation } from "../../../agents/pgc/callgraph/local-search.
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms } from "../../../agents/search/relevance.js";
 import { citationHash } from "../../../agents/protocol/index.js";
+import { writeCorpus } from "../../helpers/corpus.js";
 
 const SOURCES: Record<string, string> = {
   "fs/read_write.c": [
@@ -60,12 +61,8 @@ let cache: string;
 let pgc: Pgc;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "field-calls-"));
+  root = writeCorpus("field-calls-", SOURCES);
   cache = mkdtempSync(join(tmpdir(), "field-calls-cache-"));
-  for (const [path, text] of Object.entries(SOURCES)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
   const opened = await openPgc({ scope: "fs", root, scopePaths: ["fs/"], cacheRoot: cache, logger: pino({ level: "silent" }) });
   pgc = new Pgc("fs", ["fs/"], opened);
 });

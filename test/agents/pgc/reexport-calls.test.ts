@@ -3,14 +3,15 @@
 // is an exit to `_minLength` from that module — with the re-export's line, which validation needs, since
 // the call line names `minLength`. Within the scope, `export *` chains lead to the defining file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { citationHash } from "../../../agents/protocol/index.js";
+import { writeCorpus } from "../../helpers/corpus.js";
 
 const SOURCES: Record<string, string> = {
   "src/classic/schemas.ts": [
@@ -35,12 +36,8 @@ let cache: string;
 let classic: Pgc;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "reexport-calls-"));
+  root = writeCorpus("reexport-calls-", SOURCES);
   cache = mkdtempSync(join(tmpdir(), "reexport-calls-cache-"));
-  for (const [path, text] of Object.entries(SOURCES)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
   classic = new Pgc("classic", ["src/classic/"], await openPgc({ scope: "classic", root, scopePaths: ["src/classic/"], cacheRoot: cache, logger: pino({ level: "silent" }) }));
 });
 afterAll(() => {
