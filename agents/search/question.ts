@@ -142,11 +142,14 @@ export function parseQuestion(text: string): ParsedQuestion {
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
   // (the `symbol` field) above one that only has it as a word of its name.
+  // It weighs as the words where the question writes it (`requests.get` first is the subject, not an afterthought).
   for (const name of names) {
     const whole = (name.split(/\.|::|->/).at(-1) ?? name).toLowerCase();
     if (seen.has(whole)) continue;
     seen.add(whole);
-    terms.push({ term: whole, forms: [], weight: positionPrior(terms.length) * NAME_TERM_PRIOR, name: true });
+    const parts = new Set(tokenize(name));
+    const at = terms.findIndex((t) => parts.has(t.term));
+    terms.push({ term: whole, forms: [], weight: positionPrior(at >= 0 ? at : terms.length) * NAME_TERM_PRIOR, name: true });
   }
   return { text, intent, names, terms };
 }

@@ -5,7 +5,7 @@
 // in the same run: the question delegated as one task to every scope, the answer of the scope whose best
 // citation scores highest). Per question and overall: start scope right, final scope right, chain recall,
 // citations verified, off-topic honesty, latency (the round trip, not counting any CLI start).
-// Usage: node dist/scripts/bench/grounding.js [--quick] [--json] [--corpus NAME]... [--cache DIR] [--repeat N] [--out FILE]
+// Usage: node dist/scripts/bench/grounding.js [--quick] [--json] [--corpus NAME]... [--cases DIR] [--cache DIR] [--repeat N] [--out FILE]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -191,10 +191,11 @@ function table(runs: readonly CorpusRun[], overall: Record<Method, MethodSummary
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, json: { type: "boolean", default: false }, corpus: { type: "string", multiple: true }, cache: { type: "string" }, repeat: { type: "string" }, out: { type: "string" } },
+    options: { quick: { type: "boolean", default: false }, json: { type: "boolean", default: false }, corpus: { type: "string", multiple: true }, cache: { type: "string" }, cases: { type: "string" }, repeat: { type: "string" }, out: { type: "string" } },
   });
   const quick = values.quick ?? false;
-  const all = loadAllCases();
+  // --cases DIR: case files kept elsewhere (a held-out set written before the mesh ever answered it).
+  const all = values.cases ? loadAllCases(values.cases) : loadAllCases();
   const wanted = values.corpus ?? (quick ? [QUICK_CORPUS] : all.filter((c) => c.corpus !== QUICK_CORPUS).map((c) => c.corpus));
   const unknown = wanted.filter((name) => !all.some((c) => c.corpus === name));
   if (unknown.length > 0) throw new Error(`no case file for corpus ${unknown.join(", ")}; there are: ${all.map((c) => c.corpus).join(", ")}`);

@@ -3,8 +3,23 @@
 import type { SearchLead } from "../../protocol/index.js";
 import { ownersOfEntity, type Ownership } from "../ownership.js";
 
+const MODULE_PATH = /^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$/;
+
 /** A callee defined by more scopes than this, with nothing to tell them apart, is not followed. */
 export const MAX_AMBIGUOUS_OWNERS = 3;
+
+/**
+ * A member call through a name that is a package or module of the code base (`chardet.detect(…)` after
+ * `from .compat import chardet`, where compat imports the package): a call into that module, as if the
+ * caller had imported it directly. Returns the exit as a module exit, or the exit unchanged.
+ */
+export function asModuleExit(exit: NonNullable<SearchLead["exit"]>, ownership: Ownership): NonNullable<SearchLead["exit"]> {
+  if (exit.via !== "member" || exit.module || exit.receiver_class || !exit.callee.endsWith(`.${exit.target}`)) return exit;
+  const receiver = exit.callee.slice(0, -exit.target.length - 1);
+  if (!/^[A-Za-z_][\w]*$/.test(receiver) || receiver.length < 3) return exit;
+  const owners = [...(ownership.ownersOfPath?.(receiver) ?? []), ...(ownership.ownersUnder?.(receiver) ?? [])];
+  return owners.some((s) => ownership.ownersOf(exit.target).includes(s)) ? { ...exit, via: "reference", module: receiver } : exit;
+}
 
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
@@ -40,7 +55,11 @@ function ownerOfField(field: string, from: string, ownership: Ownership, scopeSc
  */
 export function ownersOfModule(ownership: Ownership, module: string, fromFile: string): readonly string[] {
   const path = relativeModulePath(module, fromFile);
-  if (path === null) return ownersOfEntity(ownership, module);
+  if (path === null) {
+    // A package (`chardet`) is its directory's scopes, when no scope owns it as a file or a name.
+    const owners = ownersOfEntity(ownership, module);
+    return owners.length > 0 || !MODULE_PATH.test(module) ? owners : ownership.ownersUnder?.(module.replace(/\./g, "/")) ?? [];
+  }
   const bare = path.replace(/\.[cm]?[jt]sx?$|\.py$/, "");
   const index = /(^|\/)(index|__init__)$/.test(bare);
   const dir = index ? bare.replace(/\/?(index|__init__)$/, "") : bare;

@@ -6,7 +6,7 @@ import { parseExpandResult, type CallSiteRef, type ExpandArgs, type ExpandResult
 import type { ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import type { Ownership } from "../ownership.js";
-import { chainedConstructions, ownerOfExit } from "./exit-owner.js";
+import { asModuleExit, chainedConstructions, ownerOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 
 /**
@@ -250,9 +250,10 @@ async function chooseExit(
   const wanted = plan?.[hops.length] ?? null;
   const candidates: { lead: SearchLead; owner: string }[] = [];
   const builtThenCalled = chainedConstructions(result.leads);
-  for (const lead of result.leads) {
-    const exit = lead.exit;
-    if (!exit) continue;
+  for (const original of result.leads) {
+    if (!original.exit) continue;
+    const exit = asModuleExit(original.exit, deps.ownership);
+    const lead = exit === original.exit ? original : { ...original, exit };
     // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
     if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
     const owner = ownerOfExit(exit, scope, deps, request.scopeScores);

@@ -62,9 +62,22 @@ export class ExtractContext {
     return this.stack.enclosingFunction()?.name ?? null;
   }
 
+  /**
+   * A function defined inside another (a closure a builder returns, Python's nested `def`) is reached from
+   * it: the enclosing function's body holds the definition, so the definition's first line stands as a call
+   * from the enclosing function. Call before the new definition is pushed; nothing at file level.
+   */
+  definedInside(name: string, node: Node): void {
+    const caller = this.caller();
+    if (caller === null) return;
+    this.out.calls.push({ callee: name, caller, file_path: this.out.path, line: startLine(node), plain: true, local: false });
+  }
+
   /** Findings recorded out of source order (resolved after the pass) are put back in line order. */
   finish(): void {
     this.out.module_doc ??= this.comments.moduleDoc();
+    // Calls found at different times of the pass (definitions, then the resolved calls, then property reads) in line order.
+    this.out.calls.sort((a, b) => a.line - b.line);
     this.out.risks.sort((a, b) => a.line_start - b.line_start);
     this.out.assertions.sort((a, b) => a.line_start - b.line_start);
   }

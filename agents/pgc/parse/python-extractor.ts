@@ -9,6 +9,7 @@ import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
+import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { readFromImport, readImport } from "./python-imports.js";
 import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
@@ -21,6 +22,7 @@ const PYTHON_PATTERNS = [
   pattern("(import_from_statement) @import_from"),
   pattern("(call) @call"),
   pattern("(assert_statement) @assert"),
+  pattern("(attribute object: (identifier) attribute: (identifier)) @attribute"),
 ];
 
 /** Shebang and encoding lines are comments, but they describe nothing. */
@@ -31,6 +33,7 @@ interface PythonState {
   bindings: ImportBindings;
   pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string }[];
   receivers: ReceiverMemo;
+  properties: PropertyReads;
 }
 
 type Handler = (state: PythonState, node: Node) => void;
@@ -44,6 +47,9 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   import: ({ ctx, bindings }, node) => readImport(ctx, node, bindings),
   import_from: ({ ctx, bindings }, node) => readFromImport(ctx, node, bindings),
   call: onCall,
+  attribute: ({ ctx, properties }, node) => {
+    if (node.childForFieldName("object")?.text === "self") properties.note(ctx, node, "self", node.childForFieldName("attribute")?.text ?? "");
+  },
   assert: ({ ctx }, node) =>
     ctx.out.assertions.push({
       kind: "assert",
@@ -56,13 +62,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one Python file into `ctx.out`. */
 export function extractPython(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map() };
+  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), properties: new PropertyReads() };
   ctx.out.module_doc = docstringOf(ctx, root);
   for (const capture of queryFor(grammar, "python", PYTHON_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
     HANDLERS[capture.name]?.(state, capture.node);
   }
   for (const call of state.pending) resolveCall(state, call);
+  state.properties.flush(ctx);
   ctx.finish();
 }
 
@@ -99,13 +106,16 @@ function onFunction(state: PythonState, node: Node): void {
   const params = realChildren(node.childForFieldName("parameters"));
   const receiver = inClass && /^(self|cls)$/.test(params[0]?.text ?? "") ? 1 : 0;
   const returns = node.childForFieldName("return_type")?.text;
+  if (!inClass) ctx.definedInside(name, node);
+  const container = inClass ? ctx.stack.containers().at(-1) : undefined;
+  if (container && outer !== node && outer.namedChildren.some((d) => d?.type === "decorator" && PROPERTY_DECORATOR.test(d.text))) state.properties.define(container, name);
   ctx.addSymbol(outer, {
     name,
     kind,
     signature: headText(ctx.content, node, body),
     params: params.length - receiver,
     ...(returns ? { returns } : {}),
-    ...(inClass ? { container: ctx.stack.containers().at(-1) } : {}),
+    ...(container ? { container } : {}),
   }, docFor(ctx, outer, body));
   ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }

@@ -122,26 +122,59 @@ function enclosingClass(node: Node, lang: ReceiverLanguage): Node | null {
   return null;
 }
 
+/** TS: a constructor parameter that is also a field (`constructor(private store: Store)`). */
+function isParameterProperty(param: Node): boolean {
+  return param.children.some((c) => c?.type === "accessibility_modifier" || c?.type === "readonly" || c?.type === "override_modifier");
+}
+
+/** The class of an assignment's right side: a constructor, or a variable or parameter the enclosing function gives a class (`this.#client = client` with `client: QueryClient`). */
+function assignedClass(assignment: Node, lang: ReceiverLanguage, memo: ReceiverMemo): string | undefined {
+  const right = assignment.childForFieldName("right");
+  const built = constructed(right, lang);
+  if (built || right?.type !== "identifier") return built;
+  const owner = enclosingFunction(assignment, lang);
+  return owner ? classesOf(owner, lang, memo).get(right.text) || undefined : undefined;
+}
+
 /**
  * A class's fields → the one class each is given anywhere in the class: `self.sock = Socket(…)` (Python),
- * `this.doc = new Doc()` or a field declared `private doc = new Doc()` / `doc: Doc` (TS). A field given
- * two classes is not known.
+ * `this.doc = new Doc()` or a field declared `private doc = new Doc()` / `doc: Doc` / `#doc: Doc` (TS),
+ * a field assigned a parameter of a class type (`this.#client = client`, `self.policy = policy`), a TS
+ * constructor's parameter property (`constructor(private store: Store)`), a Python class-level or
+ * annotated field (`policy: Policy`, `self.policy: Policy = …`). A field given two classes is not known.
  */
-function fieldClassesIn(cls: Node, lang: ReceiverLanguage): Map<string, string> {
+function fieldClassesIn(cls: Node, lang: ReceiverLanguage, memo: ReceiverMemo): Map<string, string> {
   const out = new Map<string, string>();
   for (const assignment of cls.descendantsOfType(lang === "python" ? "assignment" : "assignment_expression")) {
-    const left = assignment?.childForFieldName("left");
+    if (!assignment) continue;
+    const left = assignment.childForFieldName("left");
     const field = left ? ownField(left, lang) : undefined;
-    if (field !== undefined) note(out, field, constructed(assignment?.childForFieldName("right") ?? null, lang));
+    // A Python annotation names the class even where the value does not (`self.policy: Policy = policy or default`).
+    if (field !== undefined) note(out, field, (lang === "python" ? classNamed(assignment.childForFieldName("type")) : undefined) ?? assignedClass(assignment, lang, memo));
+    else if (lang === "python" && left?.type === "identifier" && assignment.parent?.parent?.parent?.id === cls.id) note(out, left.text, classNamed(assignment.childForFieldName("type")));
   }
   if (lang === "ts") {
     for (const declaration of cls.descendantsOfType("public_field_definition")) {
       const name = declaration?.childForFieldName("name");
-      if (name?.type !== "property_identifier") continue;
+      if (name?.type !== "property_identifier" && name?.type !== "private_property_identifier") continue;
       note(out, name.text, constructed(declaration?.childForFieldName("value") ?? null, lang) ?? classNamed(declaration?.childForFieldName("type") ?? null));
+    }
+    for (const method of cls.descendantsOfType("method_definition")) {
+      if (method?.childForFieldName("name")?.text !== "constructor") continue;
+      for (const param of method.childForFieldName("parameters")?.namedChildren ?? []) {
+        if (!param || !isParameterProperty(param)) continue;
+        const pattern = param.childForFieldName("pattern");
+        if (pattern?.type === "identifier") note(out, pattern.text, classNamed(param.childForFieldName("type")));
+      }
     }
   }
   return out;
+}
+
+function classesOf(fn: Node, lang: ReceiverLanguage, memo: ReceiverMemo): ReadonlyMap<string, string> {
+  let classes = memo.get(fn.startIndex);
+  if (!classes) memo.set(fn.startIndex, (classes = classesIn(fn, lang)));
+  return classes;
 }
 
 /**
@@ -158,13 +191,10 @@ export function receiverClass(fn: Node, lang: ReceiverLanguage, memo: ReceiverMe
     const cls = enclosingClass(fn, lang);
     if (!cls) return undefined;
     let fields = memo.get(-1 - cls.startIndex);
-    if (!fields) memo.set(-1 - cls.startIndex, (fields = fieldClassesIn(cls, lang)));
+    if (!fields) memo.set(-1 - cls.startIndex, (fields = fieldClassesIn(cls, lang, memo)));
     return fields.get(field) || undefined;
   }
   if (object.type !== "identifier") return undefined;
   const owner = enclosingFunction(fn, lang);
-  if (!owner) return undefined;
-  let classes = memo.get(owner.startIndex);
-  if (!classes) memo.set(owner.startIndex, (classes = classesIn(owner, lang)));
-  return classes.get(object.text) || undefined;
+  return owner ? classesOf(owner, lang, memo).get(object.text) || undefined : undefined;
 }

@@ -7,6 +7,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import { PropertyReads } from "./property-reads.js";
 import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
@@ -29,6 +30,7 @@ const TS_PATTERNS = [
   pattern("(assignment_expression left: (member_expression property: (property_identifier) @html_sink))"),
   pattern("(expression_statement (assignment_expression left: (member_expression) right: (_)) @member_function)"),
   pattern("(jsx_attribute (property_identifier) @html_sink)", "jsx_attribute"),
+  pattern("(member_expression object: (this) property: (_)) @this_member"),
 ];
 
 /** A call seen during the pass; resolved against the file's imports once all of them are known. */
@@ -46,6 +48,7 @@ interface TsState {
   bindings: ImportBindings;
   pending: PendingCall[];
   receivers: ReceiverMemo;
+  properties: PropertyReads;
 }
 
 type Handler = (state: TsState, node: Node) => void;
@@ -64,16 +67,18 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   new: onCall,
   html_sink: onHtmlSink,
   member_function: onMemberFunction,
+  this_member: ({ ctx, properties }, node) => properties.note(ctx, node, "this", node.childForFieldName("property")?.text ?? ""),
 };
 
 /** Extracts one TS/TSX/JS file into `ctx.out`. */
 export function extractTypeScriptFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: TsState = { ctx, bindings: new Map(), pending: [], receivers: new Map() };
+  const state: TsState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), properties: new PropertyReads() };
   for (const capture of queryFor(grammar, "ts-family", TS_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
     HANDLERS[capture.name]?.(state, capture.node);
   }
   for (const call of state.pending) resolveCall(state, call);
+  state.properties.flush(ctx);
   ctx.finish();
 }
 
@@ -105,7 +110,9 @@ function addFunction(state: TsState, node: Node, outer: Node, name: string, kind
 
 function onFunction(state: TsState, node: Node): void {
   const name = node.childForFieldName("name")?.text;
-  if (name) addFunction(state, node, exportOuter(node), name, "function", node);
+  if (!name) return;
+  state.ctx.definedInside(name, node);
+  addFunction(state, node, exportOuter(node), name, "function", node);
 }
 
 /**
@@ -125,7 +132,11 @@ function onMethod(state: TsState, node: Node): void {
   // Class methods are symbols, and so are the methods of a module-level object (`intervalProvider.setInterval`,
   // called as such); other object-literal methods still attribute the calls inside them.
   const object = moduleObjectName(node.parent);
-  if (node.parent?.type === "class_body") addFunction(state, node, node, name, "method", node);
+  if (node.parent?.type === "class_body") {
+    const cls = innermostClass(state);
+    if (cls && node.children.some((c) => c?.type === "get")) state.properties.define(cls, name);
+    addFunction(state, node, node, name, "method", node);
+  }
   else if (object) addObjectMethod(state, node, name, object);
   else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
@@ -162,7 +173,8 @@ function isModuleLoad(value: Node): boolean {
 function onDeclarator(state: TsState, node: Node): void {
   const declaration = node.parent;
   const top = declaration?.parent;
-  if (!declaration || !(top?.type === "program" || top?.type === "export_statement")) return;
+  if (!declaration) return;
+  if (!(top?.type === "program" || top?.type === "export_statement")) return onInnerDeclarator(state, node, declaration);
   const name = node.childForFieldName("name")?.text;
   const value = node.childForFieldName("value");
   if (!name || !value) return;
@@ -174,6 +186,31 @@ function onDeclarator(state: TsState, node: Node): void {
   const firstLine = node.text.split("\n", 1)[0] ?? "";
   state.ctx.addSymbol(outer, { name, kind: "variable", signature: collapse(`${keywords} ${firstLine}`, VALUE_SIGNATURE_CHARS) });
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/** Wrappers a function value may sit in: `((options) => { … }) as AddListenerOverloads`, `fn satisfies Handler`. */
+const VALUE_WRAPPERS = new Set(["parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"]);
+
+function unwrapped(value: Node): Node {
+  let at = value;
+  while (VALUE_WRAPPERS.has(at.type) && at.namedChild(0)) at = at.namedChild(0) as Node;
+  return at;
+}
+
+/**
+ * Inside a function, `const startListening = (options) => { … }` defines a function of its own (a builder's
+ * closures are what its callers get back): a symbol, the caller of the calls in its body, and reached from
+ * the enclosing function by a call at its definition line (ctx.definedInside). Other values are not symbols.
+ */
+function onInnerDeclarator(state: TsState, node: Node, declaration: Node): void {
+  const name = node.childForFieldName("name");
+  const value = node.childForFieldName("value");
+  if (name?.type !== "identifier" || !value || !state.ctx.stack.enclosingFunction()) return;
+  const fn = unwrapped(value);
+  if (!FUNCTION_VALUES.has(fn.type)) return;
+  state.ctx.definedInside(name.text, node);
+  const outer = declaration.namedChildCount === 1 ? declaration : node;
+  addFunction(state, node, outer, name.text, "function", fn);
 }
 
 /** Function-like nodes: what a parameter or `this` belongs to. */

@@ -19,7 +19,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 11: C names stored into struct fields (`.ndo_start_xmit = veth_xmit`, `po->prot_hook.func = packet_rcv`) are kept as field bindings, so calls through a field resolve to the functions bound to it. */
 /** 12: TS/JS import edges say when they re-export (`export … from "m"`, with the names they rename), from which the manager learns a package's public surface; a member call on a named import (`util.extend(…)` after `import { util } from "../core/index.js"`) is a call through that module. */
 /** 13: extractions in shards, import resolutions kept per file, the index stores per-field counts (sorted terms) so a rebuild patches it. */
-export const STORE_VERSION = 13;
+/** 14: a field of the caller's own object names its class from TS private fields (`#client: QueryClient`), constructor parameter properties, typed parameters assigned to it, and Python class-level and annotated fields. */
+export const STORE_VERSION = 14;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

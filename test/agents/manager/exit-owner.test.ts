@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { ScopeMap } from "../../../agents/manager/scope-map.js";
-import { chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
+import { asModuleExit, chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
 
@@ -14,6 +14,8 @@ const FACTS: ScopeFacts[] = [
   { scope: "core-2", paths: ["src/v4/core/parse.ts", "src/v4/core/util.ts"], symbols: ["_parse", "clone"], references: [] },
   { scope: "v3", paths: ["src/v3/"], symbols: ["_parse", "clone"], references: [] },
   { scope: "logging", paths: ["logging/"], symbols: ["emit"], references: [] },
+  { scope: "chardet", paths: ["chardet/__init__.py", "chardet/universaldetector.py"], symbols: ["detect"], references: [] },
+  { scope: "charset-normalizer", paths: ["charset_normalizer/"], symbols: ["detect"], references: [] },
 ];
 
 async function scopeMap(): Promise<ScopeMap> {
@@ -51,6 +53,19 @@ describe("the scope an exit continues in", () => {
     expect(ownerOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "core-2" });
     // Without a module to tell them apart, the entry round's scores decide.
     expect(ownerOfExit(exit("_parse", undefined, "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "v3" });
+  });
+
+  it("takes a member call through a name that is a package of the code base as a call into that package", async () => {
+    const map = await scopeMap();
+    // `chardet.detect(…)` after `from .compat import chardet`: two scopes define `detect`; the receiver says which.
+    const member = { ...exit("detect", undefined, "requests/models.py"), callee: "chardet.detect", via: "member" as const };
+    expect(asModuleExit(member, map)).toMatchObject({ via: "reference", module: "chardet" });
+    expect(ownerOfExit(asModuleExit(member, map), "requests", { ownership: map }, new Map([["charset-normalizer", 0.9]]))).toEqual({ scope: "chardet" });
+    // An object that is no package (`self.detector.detect()`), or a package that does not define the name, changes nothing.
+    const object = { ...member, callee: "self.detector.detect" };
+    expect(asModuleExit(object, map)).toBe(object);
+    const elsewhere = { ...member, callee: "logging.detect" };
+    expect(asModuleExit(elsewhere, map)).toBe(elsewhere);
   });
 
   it("passes over a constructor whose object the same line calls a method on: the flow goes on into the method", () => {

@@ -112,6 +112,108 @@ describe("TypeScript", () => {
     expect(classes).toEqual({ "doc.compile": "Doc", "sink.next": "Subscriber", "new Parser().parse": "Parser", "other.go": null, "both.run": null, "n.toFixed": null });
   });
 
+  it("names the class of a field of the caller's own object: private fields, parameter properties, fields set from typed parameters", async () => {
+    const content = [
+      "export class QueryObserver {",
+      "  #client: QueryClient;",
+      "  #cache = new QueryCache();",
+      "  constructor(private readonly store: Store, client: QueryClient, other) {",
+      "    this.#client = client;",
+      "    this.other = other;",
+      "  }",
+      "  run() {",
+      "    this.#client.fetch();",
+      "    this.#cache.build();",
+      "    this.store.dispatch();",
+      "    this.other.go();",
+      "  }",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/observer.ts", content });
+    const classes = Object.fromEntries(parsed.calls.filter((c) => c.caller === "run").map((c) => [c.callee, c.receiver_class ?? null]));
+    expect(classes).toEqual({ "this.#client.fetch": "QueryClient", "this.#cache.build": "QueryCache", "this.store.dispatch": "Store", "this.other.go": null });
+    const py = [
+      "class Session:",
+      "    adapter: HTTPAdapter",
+      "    def __init__(self, policy: Policy, pool, hooks):",
+      "        self.policy = policy",
+      "        self.pool: PoolManager = pool",
+      "        self.hooks = hooks",
+      "    def send(self):",
+      "        self.adapter.send()",
+      "        self.policy.check()",
+      "        self.pool.urlopen()",
+      "        self.hooks.run()",
+    ].join("\n");
+    const fromPython = await extractFile({ path: "pkg/sessions.py", content: py });
+    expect(Object.fromEntries(fromPython.parsed.calls.map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({
+      "self.adapter.send": "HTTPAdapter",
+      "self.policy.check": "Policy",
+      "self.pool.urlopen": "PoolManager",
+      "self.hooks.run": null,
+    });
+  });
+
+  it("makes a function defined inside another a symbol of its own, reached from the function defining it", async () => {
+    const content = [
+      "export function createListenerMiddleware(options) {",
+      "  const startListening = ((entry) => {",
+      "    return insertEntry(entry);",
+      "  }) as AddListener;",
+      "  function stopAll() { clear(); }",
+      "  const count = 0;",
+      "  return { startListening, stopAll, count };",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/listener.ts", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.line_start, s.line_end])).toEqual([
+      ["function", "createListenerMiddleware", 1, 8],
+      ["function", "startListening", 2, 4],
+      ["function", "stopAll", 5, 5],
+    ]);
+    // The calls in a closure are its own; its definition line is where the enclosing function reaches it.
+    expect(parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["startListening", "createListenerMiddleware", 2],
+      ["insertEntry", "startListening", 3],
+      ["stopAll", "createListenerMiddleware", 5],
+      ["clear", "stopAll", 5],
+    ]);
+    const py = ["def retry(f):", "    def wrapper(*args):", "        return f(*args)", "    return wrapper"].join("\n");
+    const nested = await extractFile({ path: "pkg/retry.py", content: py });
+    expect(nested.parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["wrapper", "retry", 2],
+      ["f", "wrapper", 3],
+    ]);
+  });
+
+  it("takes reading a property of the object's own class as calling its getter", async () => {
+    const py = [
+      "class Response:",
+      "    @property",
+      "    def text(self):",
+      "        encoding = self.apparent_encoding",
+      "        self.encoding = encoding",
+      "        return self.content.decode(encoding)",
+      "    @property",
+      "    def apparent_encoding(self):",
+      "        return detect(self.raw)",
+      "    @functools.cached_property",
+      "    def content(self):",
+      "        return self.raw.read()",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "pkg/models.py", content: py });
+    // `self.encoding` is assigned, `self.raw` is no property: neither is a call.
+    expect(parsed.calls.filter((c) => c.callee.startsWith("self.") && !c.callee.endsWith(")")).map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["self.apparent_encoding", "text", 4],
+      ["self.content.decode", "text", 6],
+      ["self.content", "text", 6],
+      ["self.raw.read", "content", 12],
+    ]);
+    const ts = ["class Store {", "  get size() { return this.items.length; }", "  count() { return this.size + this.other; }", "}"].join("\n");
+    const fromTs = await extractFile({ path: "src/store.ts", content: ts });
+    expect(fromTs.parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([["this.size", "count", 3]]);
+  });
+
   it("follows require(), re-exports and imports bound to calls", async () => {
     const content = [
       'const cp = require("child_process");',

@@ -22,6 +22,14 @@ describe("parseQuestion", () => {
     expect(rest.every((t) => t.weight < (first?.weight ?? 0))).toBe(true);
   });
 
+  it("weighs a written code name's whole name where the question writes it, not after every other word", () => {
+    const q = parseQuestion("How does requests.get end up sending the request through urllib3's connection pool?");
+    const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
+    // `get` is the name's last part: it weighs as the subject the name opens the question with.
+    expect(weight("get")).toBe(weight("request"));
+    expect(weight("get")).toBeGreaterThan(weight("urllib3") ?? 0);
+  });
+
   it("gives each term the spellings code uses for it, from the tokenizer's table", () => {
     const q = parseQuestion("How is a received packet handled?");
     expect(q.terms.find((t) => t.term === "receiv")?.forms).toEqual(expect.arrayContaining(["rcv", "rx"]));
