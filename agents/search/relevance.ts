@@ -36,7 +36,7 @@ export interface TermMatch {
 }
 
 /** Prefixes that turn a word into its opposite: `unsubscribe` is not "subscribe", `disconnect` not "connect". */
-const NEGATING_PREFIX = /^(?:un|dis|non|de|anti)$/;
+const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
 
 /** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
 export function wordMatch(term: QuestionTerm, word: string): number {

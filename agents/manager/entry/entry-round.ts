@@ -3,7 +3,8 @@
 // on that one scale (agents/search/relevance.ts), so candidates from different scopes compare.
 import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
 import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
-import { explainMatches, placePrior, relevance } from "../../search/relevance.js";
+import { explainMatches, placePrior, relevance, unexplainedWords } from "../../search/relevance.js";
+import { tokenize } from "../../pgc/retrieval/index.js";
 import type { PublicSurface } from "./public-surface.js";
 
 /** Entry candidates asked of each scope. */
@@ -114,7 +115,15 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
   return { question: weighted, candidates, failed };
 }
 
-/** Best first; ties to the smaller unit (a method before its class), then by scope and place. */
+/**
+ * Best first; of equal scores, the one whose name says less the question does not ask about
+ * (`ext4_journal_start` before `ext4_journal_start_reserved`), then the smaller unit (a method before its
+ * class), then by scope and place.
+ */
 export function byScore(a: ScoredCandidate, b: ScoredCandidate): number {
-  return b.score - a.score || a.line_end - a.line_start - (b.line_end - b.line_start) || a.scope.localeCompare(b.scope) || a.file_path.localeCompare(b.file_path) || a.line_start - b.line_start;
+  return b.score - a.score || unexplainedOf(a) - unexplainedOf(b) || a.line_end - a.line_start - (b.line_end - b.line_start) || a.scope.localeCompare(b.scope) || a.file_path.localeCompare(b.file_path) || a.line_start - b.line_start;
+}
+
+function unexplainedOf(candidate: Pick<ScoredCandidate, "symbol" | "matches">): number {
+  return unexplainedWords(new Set(tokenize(candidate.symbol)), candidate.matches);
 }

@@ -23,6 +23,7 @@ const C_PATTERNS = [
   pattern("(preproc_def) @macro"),
   pattern("(preproc_function_def) @macro"),
   pattern("(preproc_include path: (_) @include)"),
+  pattern("(translation_unit (expression_statement (call_expression function: (identifier) arguments: (argument_list . (identifier)))) @macro_function)"),
   pattern("(call_expression) @call"),
   pattern("(initializer_pair value: (_)) @binding"),
   pattern("(assignment_expression left: (field_expression) right: (_)) @binding"),
@@ -47,6 +48,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   typedef: onTypedef,
   macro: onMacro,
   include: onInclude,
+  macro_function: onMacroFunction,
   call: onCall,
   binding: onBinding,
   static_assert: (ctx, node) => addAssertion(ctx, node, "static_assert"),
@@ -172,9 +174,38 @@ function onInclude(ctx: ExtractContext, node: Node): void {
   });
 }
 
+/** A capitals macro called at file level, then a block: the kernel's way of defining a function by macro. */
+const DEFINING_MACRO = /^[A-Z][A-Z0-9_]*$/;
+
+/** The block a file-level `SYSCALL_DEFINE3(write, …)` statement opens, or null when the statement is no such definition. */
+function macroDefinitionBody(statement: Node): Node | null {
+  const call = statement.namedChild(0);
+  const macro = call?.childForFieldName("function")?.text ?? "";
+  const body = statement.nextNamedSibling;
+  return call?.type === "call_expression" && DEFINING_MACRO.test(macro) && body?.type === "compound_statement" ? body : null;
+}
+
+/**
+ * `SYSCALL_DEFINE3(write, unsigned int, fd, …) { … }`, `BPF_CALL_2(bpf_map_lookup_elem, …) { … }`: C has
+ * no other file-level call followed by a block, so the pair is a function, named by the macro's first
+ * argument (`write`: the system call as user space names it), its lines the macro's through the block's.
+ * The calls in the block are its own.
+ */
+function onMacroFunction(ctx: ExtractContext, node: Node): void {
+  const body = macroDefinitionBody(node);
+  const call = node.namedChild(0);
+  const name = call?.childForFieldName("arguments")?.namedChild(0)?.text;
+  if (!body || !name) return;
+  const symbol = ctx.addSymbol(node, { name, kind: "function", signature: collapse(node.text.replace(/;$/, "")), params: Math.max(0, Math.floor(((call?.childForFieldName("arguments")?.namedChildCount ?? 1) - 1) / 2)) });
+  symbol.line_end = endLine(body);
+  ctx.stack.push({ name, kind: "function", endIndex: body.endIndex, node });
+}
+
 function onCall(ctx: ExtractContext, node: Node): void {
   const fn = node.childForFieldName("function");
   if (!fn) return;
+  // The defining macro's own call (`SYSCALL_DEFINE3(write, …)`) is the definition's head, not a call.
+  if (node.parent?.type === "expression_statement" && node.parent.parent?.type === "translation_unit" && macroDefinitionBody(node.parent)) return;
   const plain = fn.type === "identifier";
   const callee = plain ? fn.text : collapse(fn.text, 120);
   const enclosing = ctx.stack.enclosingFunction();

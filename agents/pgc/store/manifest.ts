@@ -20,7 +20,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 12: TS/JS import edges say when they re-export (`export … from "m"`, with the names they rename), from which the manager learns a package's public surface; a member call on a named import (`util.extend(…)` after `import { util } from "../core/index.js"`) is a call through that module. */
 /** 13: extractions in shards, import resolutions kept per file, the index stores per-field counts (sorted terms) so a rebuild patches it. */
 /** 14: a field of the caller's own object names its class from TS private fields (`#client: QueryClient`), constructor parameter properties, typed parameters assigned to it, and Python class-level and annotated fields. */
-export const STORE_VERSION = 14;
+/** 15: a C function defined by a file-level capitals macro and a block (`SYSCALL_DEFINE3(write, …) { … }`) is a function named by the macro's first argument. */
+export const STORE_VERSION = 15;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -161,6 +161,30 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("takes a file-level capitals macro followed by a block as a function named by its first argument (SYSCALL_DEFINE)", async () => {
+    const content = [
+      "/* The write system call. */",
+      "SYSCALL_DEFINE3(write, unsigned int, fd, const char __user *, buf,",
+      "\t\tsize_t, count)",
+      "{",
+      "\treturn ksys_write(fd, buf, count);",
+      "}",
+      "EXPORT_SYMBOL(ksys_write);",
+      "static int other(void) { return helper(); }",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "fs/read_write.c", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.line_start, s.line_end, s.doc])).toEqual([
+      ["function", "write", 2, 6, "The write system call."],
+      ["function", "other", 8, 8, ""],
+    ]);
+    // The macro's own call is the definition's head; EXPORT_SYMBOL (no block follows) stays a file-level call.
+    expect(parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["ksys_write", "write", 5],
+      ["EXPORT_SYMBOL", null, 7],
+      ["helper", "other", 8],
+    ]);
+  });
+
   it("keeps the names C stores into struct fields, in initializers and in bodies, through & and casts", async () => {
     const content = [
       "static const struct net_device_ops veth_ops = {",

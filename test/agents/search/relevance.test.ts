@@ -95,13 +95,17 @@ describe("the relevance model", () => {
     expect(explainMatches(matches)).toContain("driver (dir)");
   });
 
-  it("does not match a term inside a word that negates it: unsubscribe is not subscribe, disconnect not connect", () => {
+  it("does not match a term inside a word that negates it: unsubscribe is not subscribe, disconnect not connect, indirect not direct", () => {
     const subscribe = parseQuestion("How does subscribe work?").terms.find((t) => t.term.startsWith("subscrib"))!;
     expect(wordMatch(subscribe, "objectunsubscribederror")).toBe(0);
     expect(wordMatch(subscribe, "resubscrib")).toBe(PARTIAL_MATCH);
     const connect = parseQuestion("How does it connect?").terms.find((t) => t.term === "connect")!;
     expect(wordMatch(connect, "disconnect")).toBe(0);
     expect(wordMatch(connect, "reconnect")).toBe(PARTIAL_MATCH);
+    // "O_DIRECT" is not the indirect-block code.
+    const direct = parseQuestion("How does a direct read work?").terms.find((t) => t.term === "direct")!;
+    expect(wordMatch(direct, "indirect")).toBe(0);
+    expect(wordMatch(direct, "redirect")).toBe(PARTIAL_MATCH);
   });
 
   it("ranks a function named exactly as the question's name above one that has it as a word of its name", () => {
