@@ -109,7 +109,15 @@ export class Pgc {
     if (!this.searchValue) {
       const bodies = new Map<string, string>();
       for (const doc of this.data.docs) if (doc.overlay === "O1" && doc.fields.body !== undefined) bodies.set(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`, doc.fields.body);
-      this.searchValue = new ScopeSearch(this.scope, this.callGraph(), this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "");
+      const graph = this.callGraph();
+      const nodes = new Map(graph.nodes.map((n) => [`${n.file_path}:${n.line_start}:${n.name}`, n]));
+      // The functions whose O1 document (name, signature, doc, body) holds a word: the lexical index's postings.
+      const usedBy = (word: string) => this.retrieval.index.docsWithTerm(word).flatMap((id) => {
+        const doc = this.retrieval.docs.get(id);
+        const node = doc?.overlay === "O1" ? nodes.get(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`) : undefined;
+        return node ? [node] : [];
+      });
+      this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "", usedBy);
     }
     return this.searchValue;
   }

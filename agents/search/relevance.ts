@@ -1,6 +1,7 @@
 // The one scoring model of the search. Every decision — where a question starts, which call or exit a
 // path follows, when it stops — is this function of the question's weighted terms and a place in the
 // code, and each score can say which terms it matched where.
+import { tokenize } from "../pgc/retrieval/index.js";
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
@@ -13,6 +14,30 @@ export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "
  * "the e1000 driver"); its doc comment describes it; its body only uses it.
  */
 export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.7, doc: 0.4, body: 0.15 };
+
+/**
+ * A body that uses, whole, a compound identifier the question writes (`responseSchema`, `max_retries`,
+ * `O_CREAT`: an option, a field, a flag) is where that identifier is handled: the body match of such a term
+ * counts this much, not FIELD_STRENGTH.body. A one-word name (`write`, `get`) is used everywhere and gets no more.
+ */
+export const CODE_USE_STRENGTH = 0.5;
+
+const identifierMemo = new WeakMap<object, ReadonlySet<string>>();
+
+/** The compound identifiers the question writes (`responseSchema` → "responseschema"), as the tokenizer keys them whole. */
+export function writtenIdentifiers(question: { readonly names?: readonly string[] }): ReadonlySet<string> {
+  let ids = identifierMemo.get(question);
+  if (!ids) {
+    ids = new Set((question.names ?? []).map((n) => n.split(/\.|::|->/).at(-1) ?? n).filter((n) => tokenize(n).length > 1).map((n) => n.toLowerCase()));
+    identifierMemo.set(question, ids);
+  }
+  return ids;
+}
+
+/** How much a match in `field` can say about `term`: FIELD_STRENGTH, or CODE_USE_STRENGTH for a written identifier in a body. */
+function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySet<string>): number {
+  return field === "body" && identifiers.has(term.term) ? CODE_USE_STRENGTH : FIELD_STRENGTH[field];
+}
 
 /** One field's terms (tokenizer output) of a place in the code. */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
@@ -58,8 +83,8 @@ function negated(word: string, at: number): boolean {
   return false;
 }
 
-function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>): TermMatch | null {
-  if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: FIELD_STRENGTH[field] };
+function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, identifiers: ReadonlySet<string>): TermMatch | null {
+  if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers) };
   // The whole name says "this is the function named so": only the same name matches it.
   if (field === "symbol") return null;
   let best: TermMatch | null = null;
@@ -80,22 +105,23 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
  * `e1000_clean_tx_irq` counts for "transmit" or for "sent", not for both, and the `open` of `e1000_open`
  * for "open" or for "OpenGL".
  */
-export function matchTerms(question: Pick<ParsedQuestion, "terms">, fields: FieldTerms): TermMatch[] {
+export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly names?: readonly string[] }, fields: FieldTerms): TermMatch[] {
   const out: TermMatch[] = [];
   const taken = new Set<string>();
+  const identifiers = writtenIdentifiers(question);
   const order = question.terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i);
   for (const { term } of order) {
     let best: TermMatch | null = null;
     for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
       const words = fields[field];
-      if (!words || words.size === 0 || (best && best.strength >= FIELD_STRENGTH[field])) continue;
-      const match = bestInField(term, field, words, taken);
+      if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers))) continue;
+      const match = bestInField(term, field, words, taken, identifiers);
       if (match && (!best || match.strength > best.strength)) best = match;
     }
     if (best) {
       out.push(best);
       // A word matched whole is used up; a compound matched in part (`msg` of `sendmsg`) may hold another term.
-      if (best.strength === FIELD_STRENGTH[best.field]) taken.add(`${best.field}\0${best.matched}`);
+      if (best.matched === best.term || best.strength === FIELD_STRENGTH[best.field]) taken.add(`${best.field}\0${best.matched}`);
     }
   }
   // In question order, as before: explanations read like the question.

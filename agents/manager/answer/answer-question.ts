@@ -2,7 +2,7 @@
 // the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
 // hop records, the decisions and the safety block of every multi-hop answer.
 import { parseQuestion } from "../../search/question.js";
-import { DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
+import { CODE_USE_STRENGTH, DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
 import { MultiHopError, unknownScope, type HopRecord, type MultiHopResult } from "./result.js";
@@ -35,7 +35,8 @@ export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
  * place to start.
  */
 export function anchored(candidate: Pick<ScoredCandidate, "matches">, fragments: ReadonlySet<string> = new Set()): boolean {
-  return candidate.matches.some((m) => m.strength >= FIELD_STRENGTH.file && !fragments.has(m.term));
+  // A body using, whole, an identifier the question writes (`responseSchema`) names it too.
+  return candidate.matches.some((m) => (m.strength >= FIELD_STRENGTH.file || (m.field === "body" && m.strength >= CODE_USE_STRENGTH)) && !fragments.has(m.term));
 }
 
 /** Starts traced for a "how" question: the best entry candidates, each a different function, at or above START_THRESHOLD. */

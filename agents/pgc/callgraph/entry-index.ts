@@ -4,7 +4,7 @@
 // nodes are then scored exactly (relevance.ts) in the order of that bound until no bound can beat the
 // k-th exact score. Same answer as scoring every node, at a fraction of the cost on a 40,000-line scope.
 import type { SearchQuestion } from "../../protocol/index.js";
-import { FIELD_STRENGTH, matchTerms, relevance, wordMatch, type Field, type TermMatch } from "../../search/relevance.js";
+import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, relevance, wordMatch, writtenIdentifiers, type Field, type TermMatch } from "../../search/relevance.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 
 const INDEXED_FIELDS = ["symbol", "name", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
@@ -15,11 +15,17 @@ export interface ScoredNode {
   score: number;
 }
 
+/** The nodes whose bodies use a word whole (the scope's lexical index knows; the entry index keeps no bodies). */
+export type UsedBy = (word: string) => readonly GraphNode[];
+
 export class EntryIndex {
   /** word → (node id, field strength) for every indexed field holding it. */
   private readonly postings = new Map<string, { node: number; strength: number }[]>();
 
-  constructor(private readonly graph: CallGraph) {
+  constructor(
+    private readonly graph: CallGraph,
+    private readonly usedBy: UsedBy = () => [],
+  ) {
     for (const node of graph.nodes) {
       for (const field of INDEXED_FIELDS) {
         for (const word of node.terms[field]) {
@@ -39,12 +45,21 @@ export class EntryIndex {
     const total = question.terms.reduce((sum, t) => sum + t.weight, 0);
     const bound = new Map<number, number>();
     const df: Record<string, number> = {};
+    // A compound identifier the question writes (`responseSchema`) also finds the functions whose bodies use it.
+    const identifiers = writtenIdentifiers(question);
+    const uses = new Map<number, Set<string>>();
     for (const term of question.terms) {
       const strongest = new Map<number, number>();
       for (const [word, list] of this.postings) {
         const quality = wordMatch(term, word);
         if (quality === 0) continue;
         for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
+      }
+      if (identifiers.has(term.term)) {
+        for (const node of this.usedBy(term.term)) {
+          uses.set(node.id, (uses.get(node.id) ?? new Set()).add(term.term));
+          if (CODE_USE_STRENGTH > (strongest.get(node.id) ?? 0)) strongest.set(node.id, CODE_USE_STRENGTH);
+        }
       }
       df[term.term] = strongest.size;
       for (const [node, strength] of strongest) bound.set(node, (bound.get(node) ?? 0) + (term.weight * strength) / (total || 1));
@@ -55,7 +70,8 @@ export class EntryIndex {
       const kth = best.length >= topK ? (best[topK - 1] as ScoredNode).score : -1;
       if (upper < kth - 1e-12) break;
       const node = this.graph.nodes[id] as GraphNode;
-      const matches = matchTerms(question, node.terms);
+      const used = uses.get(id);
+      const matches = matchTerms(question, used ? { ...node.terms, body: used } : node.terms);
       if (matches.length === 0) continue;
       best.push({ node, matches, score: relevance(question, matches) });
       best.sort(order);

@@ -5,7 +5,7 @@ import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import type { AliasSite } from "./reexports.js";
-import { EntryIndex } from "./entry-index.js";
+import { EntryIndex, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
 
 /** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
@@ -37,16 +37,17 @@ export class ScopeSearch {
     private readonly graph: CallGraph,
     private readonly source: SourceText,
     private readonly bodyOf: (node: GraphNode) => string,
+    private readonly usedBy: UsedBy = () => [],
   ) {}
 
   /** Builds the entry index now rather than on the first question (the call graph is built with this object). */
   warm(): void {
-    this.index ??= new EntryIndex(this.graph);
+    this.index ??= new EntryIndex(this.graph, this.usedBy);
   }
 
   /** The scope's best entry points: functions whose name, class, file, directories or doc match the question. */
   entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
-    this.index ??= new EntryIndex(this.graph);
+    this.index ??= new EntryIndex(this.graph, this.usedBy);
     // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
     const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || unexplainedWords(a.node.terms.name, a.matches) - unexplainedWords(b.node.terms.name, b.matches) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
     const candidates: EntryCandidate[] = best.map(({ node, matches }) => ({ ...placeOf(node), matches }));

@@ -142,6 +142,15 @@ export class LexicalIndex {
     return this.term(lo);
   }
 
+  /** The ids of the documents holding `term` in any field (its postings), in index order. */
+  docsWithTerm(term: string): string[] {
+    const id = this.termIds.get(term);
+    if (id === undefined) return [];
+    const out: string[] = [];
+    for (let p = this.data.offsets[id] as number; p < (this.data.offsets[id + 1] as number); p++) out.push(this.docId(this.data.postingDocs[p] as number));
+    return out;
+  }
+
   /** BM25 idf, never negative; a term the corpus lacks gets the idf of a term in no document. */
   idf(term: string): number {
     const id = this.termIds.get(term);

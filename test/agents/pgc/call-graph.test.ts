@@ -11,7 +11,8 @@ import { Pgc } from "../../../agents/pgc/pgc.js";
 import { basesOf, CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import { nodeMatcher } from "../../../agents/pgc/callgraph/local-search.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { ERROR_CLASS_PRIOR, matchTerms, relevance } from "../../../agents/search/relevance.js";
+import { CODE_USE_STRENGTH, ERROR_CLASS_PRIOR, FIELD_STRENGTH, matchTerms, relevance, writtenIdentifiers } from "../../../agents/search/relevance.js";
+import { tokenize } from "../../../agents/pgc/retrieval/index.js";
 import { citationHash } from "../../../agents/protocol/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
 import { readFileSync } from "node:fs";
@@ -246,16 +247,38 @@ describe("the call graph of C code", () => {
   it("finds by its inverted index the same entry points as scoring every function", async () => {
     const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
     const graph = new CallGraph(pgc.data);
+    // The entry index holds no bodies; for an identifier the question writes, the lexical index says which bodies use it.
+    const bodies = new Map(pgc.data.docs.filter((d) => d.overlay === "O1").map((d) => [`${d.file_path}:${d.line_start}`, new Set(tokenize(Object.values(d.fields).join("\n")))]));
     for (const text of ["How does the e1000 driver allocate DMA buffers?", "When a frame is received, how does it reach the stack?", "Who calls netdev_priv?"]) {
       const question = parseQuestion(text);
+      const identifiers = writtenIdentifiers(question);
+      const uses = (node: (typeof graph.nodes)[number]) => new Set([...identifiers].filter((id) => bodies.get(`${node.file_path}:${node.line_start}`)?.has(id)));
       const all = graph.nodes
-        .map((node) => ({ node, score: relevance(question, matchTerms(question, node.terms)) }))
+        .map((node) => ({ node, score: relevance(question, matchTerms(question, { ...node.terms, body: uses(node) })) }))
         .filter((s) => s.score > 0)
         .sort((a, b) => b.score - a.score)
         .slice(0, 5);
       const found = pgc.search().entry(question, 5).candidates;
       expect(found.map((c) => relevance(question, c.matches))).toEqual(all.map((s) => s.score));
     }
+  });
+
+  it("finds the functions whose bodies use an identifier the question writes (a flag, an option), which a prose word does not", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    // `E1000_COPYBREAK` is a constant, not a function: the functions testing it are where it is handled.
+    const question = parseQuestion("How is E1000_COPYBREAK used when a frame is received?");
+    const found = pgc.search().entry(question, 8).candidates;
+    const uses = found.filter((c) => c.matches.some((m) => m.term === "e1000_copybreak" && m.field === "body"));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const c of uses) {
+      const body = readFileSync(join(C_KERNEL_DIR, c.file_path), "utf8").split("\n").slice(c.line_start - 1, c.line_end).join("\n");
+      expect(body).toContain("E1000_COPYBREAK");
+      expect(c.matches.find((m) => m.term === "e1000_copybreak")?.strength).toBe(CODE_USE_STRENGTH);
+    }
+    // A word written as prose ("copybreak") is a word of a body like any other, at FIELD_STRENGTH.body.
+    const body = new Set(["e1000_copybreak", "copybreak"]);
+    expect(matchTerms(parseQuestion("How is the copybreak used?"), { body }).find((m) => m.term === "copybreak")?.strength).toBe(FIELD_STRENGTH.body);
+    expect(matchTerms(question, { body }).find((m) => m.term === "e1000_copybreak")?.strength).toBe(CODE_USE_STRENGTH);
   });
 
   it("offers entry points scored on the question, with how many of its functions match each term", async () => {
