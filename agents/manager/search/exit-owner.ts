@@ -21,6 +21,23 @@ export function asModuleExit(exit: NonNullable<SearchLead["exit"]>, ownership: O
   return owners.some((s) => ownership.ownersOf(exit.target).includes(s)) ? { ...exit, via: "reference", module: receiver } : exit;
 }
 
+/**
+ * Scopes a C field exit is looked into at most: each stores its own functions into the field, and only the
+ * scope storing one the question names can continue the chain (`ext4_file_write_iter` behind `write_iter`,
+ * not ext2's), which its owner alone can tell.
+ */
+export const FIELD_OWNER_BEAM = 4;
+
+/** The scopes an exit may continue in, best first: one for a call by name, up to FIELD_OWNER_BEAM for a field. */
+export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scopes: string[] } | { none: string } {
+  if (exit.via !== "field") {
+    const owner = ownerOfExit(exit, from, deps, scopeScores);
+    return "none" in owner ? owner : { scopes: [owner.scope] };
+  }
+  const binders = rankedBinders(exit.target, from, deps.ownership, scopeScores);
+  return binders.length === 0 ? { none: `no other scope stores a function into the field ${exit.target}` } : { scopes: binders.slice(0, FIELD_OWNER_BEAM) };
+}
+
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   if (exit.via === "field") return ownerOfField(exit.target, from, deps.ownership, scopeScores);
@@ -42,10 +59,13 @@ export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string,
  * question says which is meant). Unlike a name, many owners are no reason to stop.
  */
 function ownerOfField(field: string, from: string, ownership: Ownership, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
+  const ranked = rankedBinders(field, from, ownership, scopeScores);
+  return ranked.length === 0 ? { none: `no other scope stores a function into the field ${field}` } : { scope: ranked[0] as string };
+}
+
+function rankedBinders(field: string, from: string, ownership: Ownership, scopeScores: ReadonlyMap<string, number>): string[] {
   const binders = (ownership.bindersOf?.(field) ?? []).filter((s) => s !== from);
-  if (binders.length === 0) return { none: `no other scope stores a function into the field ${field}` };
-  const ranked = [...binders].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
-  return { scope: ranked[0] as string };
+  return [...binders].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
 }
 
 /**

@@ -6,7 +6,7 @@ import { parseExpandResult, type CallSiteRef, type ExpandArgs, type ExpandResult
 import type { ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import type { Ownership } from "../ownership.js";
-import { asModuleExit, chainedConstructions, ownerOfExit } from "./exit-owner.js";
+import { asModuleExit, chainedConstructions, ownersOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 
 /**
@@ -249,6 +249,7 @@ async function chooseExit(
   if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
   const wanted = plan?.[hops.length] ?? null;
   const candidates: { lead: SearchLead; owner: string }[] = [];
+  let exits = 0;
   const builtThenCalled = chainedConstructions(result.leads);
   for (const original of result.leads) {
     if (!original.exit) continue;
@@ -256,15 +257,16 @@ async function chooseExit(
     const lead = exit === original.exit ? original : { ...original, exit };
     // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
     if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
-    const owner = ownerOfExit(exit, scope, deps, request.scopeScores);
-    if ("none" in owner) {
-      if (candidates.length < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owner.none}` });
+    const owners = ownersOfExit(exit, scope, deps, request.scopeScores);
+    if ("none" in owners) {
+      if (exits < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owners.none}` });
       continue;
     }
-    if (visited.has(owner.scope) || (wanted !== null && owner.scope !== wanted)) continue;
-    if (candidates.some((c) => c.lead.exit?.target === exit.target && c.owner === owner.scope)) continue;
-    candidates.push({ lead, owner: owner.scope });
-    if (candidates.length >= LOOKAHEAD_BEAM) break;
+    // A field exit is looked into in each of its first binders at once (one beam place for them all).
+    const fresh = owners.scopes.filter((owner) => !visited.has(owner) && (wanted === null || owner === wanted) && !candidates.some((c) => c.lead.exit?.target === exit.target && c.owner === owner));
+    if (fresh.length === 0) continue;
+    for (const owner of fresh) candidates.push({ lead, owner });
+    if (++exits >= LOOKAHEAD_BEAM) break;
   }
   const probes = await Promise.all(candidates.map((c) => lookAhead(deps, request, c.lead, c.owner, result, before, hops)));
   const looked: Probe[] = [];

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { ScopeMap } from "../../../agents/manager/scope-map.js";
-import { asModuleExit, chainedConstructions, ownerOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
+import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
 
@@ -16,6 +16,9 @@ const FACTS: ScopeFacts[] = [
   { scope: "logging", paths: ["logging/"], symbols: ["emit"], references: [] },
   { scope: "chardet", paths: ["chardet/__init__.py", "chardet/universaldetector.py"], symbols: ["detect"], references: [] },
   { scope: "charset-normalizer", paths: ["charset_normalizer/"], symbols: ["detect"], references: [] },
+  { scope: "fs-ext2", paths: ["fs/ext2/"], symbols: ["ext2_file_write_iter"], references: [], fields: ["write_iter"] },
+  { scope: "fs-ext4", paths: ["fs/ext4/"], symbols: ["ext4_file_write_iter"], references: [], fields: ["write_iter"] },
+  { scope: "fs-fat", paths: ["fs/fat/"], symbols: ["fat_write_iter"], references: [], fields: ["write_iter"] },
 ];
 
 async function scopeMap(): Promise<ScopeMap> {
@@ -66,6 +69,17 @@ describe("the scope an exit continues in", () => {
     expect(asModuleExit(object, map)).toBe(object);
     const elsewhere = { ...member, callee: "logging.detect" };
     expect(asModuleExit(elsewhere, map)).toBe(elsewhere);
+  });
+
+  it("looks into a field exit in each of the first scopes storing a function into the field, best scored first", async () => {
+    const map = await scopeMap();
+    const field = { ...exit("write_iter", undefined, "fs/read_write.c"), callee: "file->f_op->write_iter", via: "field" as const };
+    // Only the owner knows whether it stores one the question names (ext4's, not ext2's): all are asked.
+    expect(ownersOfExit(field, "fs", { ownership: map }, new Map([["fs-ext4", 0.6], ["fs-fat", 0.2]]))).toEqual({ scopes: ["fs-ext4", "fs-fat", "fs-ext2"] });
+    expect(FIELD_OWNER_BEAM).toBeGreaterThanOrEqual(3);
+    // A call by name still has one owner.
+    expect(ownersOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, new Map())).toEqual({ scopes: ["core-2"] });
+    expect(ownersOfExit({ ...field, target: "read_iter" }, "fs", { ownership: map }, new Map())).toEqual({ none: "no other scope stores a function into the field read_iter" });
   });
 
   it("passes over a constructor whose object the same line calls a method on: the flow goes on into the method", () => {
