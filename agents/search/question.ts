@@ -25,6 +25,12 @@ export interface ParsedQuestion {
   terms: QuestionTerm[];
 }
 
+const QUALIFIED = /\.|::|->/;
+
+function lastPart(name: string): string {
+  return name.split(/\.|::|->/).at(-1) ?? name;
+}
+
 /** Words that say what kind of answer is wanted, not what it is about ("what path does … take"). */
 const QUESTION_NOISE: ReadonlySet<string> = new Set(
   tokenize(
@@ -143,8 +149,15 @@ export function parseQuestion(text: string): ParsedQuestion {
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
   // (the `symbol` field) above one that only has it as a word of its name.
   // It weighs as the words where the question writes it (`requests.get` first is the subject, not an afterthought).
+  // A qualified name (`collection.update`, `requests.get`) is one term, `owner.name`: it matches a function
+  // named so whose class, file or directory is the owner (relevance.ts, qualifiedMatch).
+  const qualifiedLast = new Set(names.filter((n) => QUALIFIED.test(n)).map((n) => lastPart(n).toLowerCase()));
   for (const name of names) {
-    const whole = (name.split(/\.|::|->/).at(-1) ?? name).toLowerCase();
+    const segments = name.split(/\.|::|->/).filter(Boolean);
+    const qualified = segments.length > 1 ? `${(segments.at(-2) as string).replace(/\(\)$/, "")}.${segments.at(-1) as string}`.toLowerCase() : null;
+    const whole = qualified ?? lastPart(name).toLowerCase();
+    // The bare last part of a qualified name is that name's, not a term of its own.
+    if (!qualified && qualifiedLast.has(whole)) continue;
     if (seen.has(whole)) continue;
     seen.add(whole);
     const parts = new Set(tokenize(name));

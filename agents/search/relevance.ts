@@ -1,7 +1,7 @@
 // The one scoring model of the search. Every decision — where a question starts, which call or exit a
 // path follows, when it stops — is this function of the question's weighted terms and a place in the
 // code, and each score can say which terms it matched where.
-import { tokenize } from "../pgc/retrieval/index.js";
+import { termForms, tokenize } from "../pgc/retrieval/index.js";
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
@@ -65,6 +65,9 @@ const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
 
 /** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
 export function wordMatch(term: QuestionTerm, word: string): number {
+  // A qualified name (`collection.update`) is matched by its last part only (its owner: qualifiedMatch).
+  const dot = term.term.lastIndexOf(".");
+  if (dot > 0) return word === term.term.slice(dot + 1) ? 1 : 0;
   if (word === term.term || term.forms.includes(word)) return 1;
   for (const spelling of [term.term, ...term.forms]) {
     const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];
@@ -81,6 +84,22 @@ export function wordMatch(term: QuestionTerm, word: string): number {
 function negated(word: string, at: number): boolean {
   for (let start = Math.max(0, at - 4); start < at; start++) if (NEGATING_PREFIX.test(word.slice(start, at))) return true;
   return false;
+}
+
+/**
+ * A qualified name the question writes (`collection.update`, `requests.get`, `loop.create_connection`)
+ * matches a function whose whole name is its last part: in full when the function's class, file or
+ * directories hold its owner (`CollectionImpl`, requests/, `BaseEventLoop`), else PARTIAL_MATCH (an
+ * `update` of some other class). Nothing else matches it.
+ */
+function qualifiedMatch(term: QuestionTerm, fields: FieldTerms): TermMatch | null {
+  const dot = term.term.lastIndexOf(".");
+  const name = term.term.slice(dot + 1);
+  if (!fields.symbol?.has(name)) return null;
+  const owner = tokenize(term.term.slice(0, dot));
+  const places = [fields.container, fields.file, fields.dir];
+  const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => wordMatch({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
+  return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };
 }
 
 function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, identifiers: ReadonlySet<string>): TermMatch | null {
@@ -111,6 +130,11 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
   const identifiers = writtenIdentifiers(question);
   const order = question.terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i);
   for (const { term } of order) {
+    if (term.term.includes(".")) {
+      const qualified = qualifiedMatch(term, fields);
+      if (qualified) out.push(qualified);
+      continue;
+    }
     let best: TermMatch | null = null;
     for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
       const words = fields[field];

@@ -1,5 +1,6 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
+import { tokenize } from "../../../agents/pgc/retrieval/index.js";
 import { destinationTerms, fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/answer/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
@@ -25,9 +26,24 @@ describe("parseQuestion", () => {
   it("weighs a written code name's whole name where the question writes it, not after every other word", () => {
     const q = parseQuestion("How does requests.get end up sending the request through urllib3's connection pool?");
     const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
-    // `get` is the name's last part: it weighs as the subject the name opens the question with.
-    expect(weight("get")).toBe(weight("request"));
-    expect(weight("get")).toBeGreaterThan(weight("urllib3") ?? 0);
+    // The qualified name weighs as the subject the name opens the question with.
+    expect(weight("requests.get")).toBe(weight("request"));
+    expect(weight("requests.get")).toBeGreaterThan(weight("urllib3") ?? 0);
+  });
+
+  it("keeps a qualified code name as one term that a function of that name matches in full only where its owner is", () => {
+    const q = parseQuestion("When I call collection.update(id, changes), how does it work out what changed?");
+    expect(q.terms.map((t) => t.term)).toContain("collection.update");
+    // The bare last part is the qualified name's, not a term of its own.
+    expect(q.terms.filter((t) => t.term === "update")).toEqual([]);
+    const place = (symbol: string, container: string, dir: string) => ({ symbol: new Set([symbol]), name: new Set([symbol]), container: new Set(tokenize(container)), dir: new Set(tokenize(dir)) });
+    const strength = (fields: ReturnType<typeof place>) => matchTerms(q, fields).find((m) => m.term === "collection.update")?.strength ?? 0;
+    expect(strength(place("update", "CollectionImpl", "src collection"))).toBe(FIELD_STRENGTH.symbol);
+    expect(strength(place("update", "BasicIndex", "src indexes"))).toBeCloseTo(FIELD_STRENGTH.symbol * PARTIAL_MATCH);
+    expect(strength(place("updateMany", "CollectionImpl", "src collection"))).toBe(0);
+    // A package as the owner: `requests.get` is requests/api.py's `get`.
+    const get = parseQuestion("How does requests.get send a request?");
+    expect(matchTerms(get, { symbol: new Set(["get"]), dir: new Set(["request"]) }).find((m) => m.term === "requests.get")?.strength).toBe(FIELD_STRENGTH.symbol);
   });
 
   it("gives each term the spellings code uses for it, from the tokenizer's table", () => {
