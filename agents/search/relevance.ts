@@ -34,10 +34,30 @@ export function writtenIdentifiers(question: { readonly names?: readonly string[
   return ids;
 }
 
-/** How much a match in `field` can say about `term`: FIELD_STRENGTH, or CODE_USE_STRENGTH for a written identifier in a body. */
-function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySet<string>): number {
-  return field === "body" && identifiers.has(term.term) ? CODE_USE_STRENGTH : FIELD_STRENGTH[field];
+const calledMemo = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The one-word function names the question writes as calls or code (`write()`, `` `schedule` ``): the user
+ * names a function, so `write` as a word of `ext4_write_end` is another function, matched as a part is.
+ */
+export function calledNames(question: { readonly names?: readonly string[]; readonly text?: string }): ReadonlySet<string> {
+  let called = calledMemo.get(question);
+  if (!called) {
+    const text = question.text ?? "";
+    called = new Set((question.names ?? []).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && tokenize(n).length === 1 && (text.includes(`${n}(`) || text.includes(`\`${n}\``))).map((n) => n.toLowerCase()));
+    calledMemo.set(question, called);
+  }
+  return called;
 }
+
+/** How much a match in `field` can say about `term`: FIELD_STRENGTH, or CODE_USE_STRENGTH for a written identifier in a body. */
+function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySet<string>, called: ReadonlySet<string> = NO_NAMES): number {
+  if (field === "body" && identifiers.has(term.term)) return CODE_USE_STRENGTH;
+  if (field !== "symbol" && called.has(term.term)) return FIELD_STRENGTH[field] * PARTIAL_MATCH;
+  return FIELD_STRENGTH[field];
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** One field's terms (tokenizer output) of a place in the code. */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
@@ -102,8 +122,8 @@ function qualifiedMatch(term: QuestionTerm, fields: FieldTerms): TermMatch | nul
   return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };
 }
 
-function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, identifiers: ReadonlySet<string>): TermMatch | null {
-  if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers) };
+function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, identifiers: ReadonlySet<string>, called: ReadonlySet<string>): TermMatch | null {
+  if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers, called) };
   // The whole name says "this is the function named so": only the same name matches it.
   if (field === "symbol") return null;
   let best: TermMatch | null = null;
@@ -111,7 +131,8 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
     if (taken.has(`${field}\0${word}`)) continue;
     const quality = wordMatch(term, word);
     if (quality === 0) continue;
-    const strength = FIELD_STRENGTH[field] * quality;
+    // A partial match of an identifier in a body says no more than any word's does.
+    const strength = (field === "body" ? FIELD_STRENGTH.body : fieldStrength(term, field, identifiers, called)) * quality;
     if (!best || strength > best.strength) best = { term: term.term, field, matched: word, strength };
     if (quality === 1) break;
   }
@@ -124,10 +145,11 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
  * `e1000_clean_tx_irq` counts for "transmit" or for "sent", not for both, and the `open` of `e1000_open`
  * for "open" or for "OpenGL".
  */
-export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly names?: readonly string[] }, fields: FieldTerms): TermMatch[] {
+export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly names?: readonly string[]; readonly text?: string }, fields: FieldTerms): TermMatch[] {
   const out: TermMatch[] = [];
   const taken = new Set<string>();
   const identifiers = writtenIdentifiers(question);
+  const called = calledNames(question);
   const order = question.terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i);
   for (const { term } of order) {
     if (term.term.includes(".")) {
@@ -138,8 +160,8 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
     let best: TermMatch | null = null;
     for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
       const words = fields[field];
-      if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers))) continue;
-      const match = bestInField(term, field, words, taken, identifiers);
+      if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers, called))) continue;
+      const match = bestInField(term, field, words, taken, identifiers, called);
       if (match && (!best || match.strength > best.strength)) best = match;
     }
     if (best) {

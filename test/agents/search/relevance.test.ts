@@ -46,6 +46,16 @@ describe("parseQuestion", () => {
     expect(matchTerms(get, { symbol: new Set(["get"]), dir: new Set(["request"]) }).find((m) => m.term === "requests.get")?.strength).toBe(FIELD_STRENGTH.symbol);
   });
 
+  it("takes a one-word function the question writes as a call for that function: as a word of a longer name it counts as a part", () => {
+    const q = parseQuestion("How does fsync() on an ext4 file wait for the journal commit?");
+    const fsync = (fields: Record<string, Set<string>>) => matchTerms(q, fields).find((m) => m.term === "fsync")?.strength ?? 0;
+    expect(fsync({ symbol: new Set(["fsync"]), name: new Set(["fsync"]) })).toBe(FIELD_STRENGTH.symbol);
+    expect(fsync({ symbol: new Set(["ext4_fsync_journal"]), name: new Set(["ext4", "fsync", "journal"]) })).toBeCloseTo(FIELD_STRENGTH.name * PARTIAL_MATCH);
+    // Written as a word, not a call, it is a word like any other.
+    const prose = parseQuestion("How does an fsync on an ext4 file wait for the journal commit?");
+    expect(matchTerms(prose, { name: new Set(["ext4", "fsync", "journal"]) }).find((m) => m.term === "fsync")?.strength).toBe(FIELD_STRENGTH.name);
+  });
+
   it("gives each term the spellings code uses for it, from the tokenizer's table", () => {
     const q = parseQuestion("How is a received packet handled?");
     expect(q.terms.find((t) => t.term === "receiv")?.forms).toEqual(expect.arrayContaining(["rcv", "rx"]));
