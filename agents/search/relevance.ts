@@ -83,11 +83,11 @@ export interface TermMatch {
 /** Prefixes that turn a word into its opposite: `unsubscribe` is not "subscribe", `disconnect` not "connect". */
 const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
 
-/** How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0. */
+/**
+ * How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0.
+ * (A qualified name, `collection.update`, never comes here: qualifiedMatch and the entry index match it.)
+ */
 export function wordMatch(term: QuestionTerm, word: string): number {
-  // A qualified name (`collection.update`) is matched by its last part only (its owner: qualifiedMatch).
-  const dot = term.term.lastIndexOf(".");
-  if (dot > 0) return word === term.term.slice(dot + 1) ? 1 : 0;
   if (word === term.term || term.forms.includes(word)) return 1;
   for (const spelling of [term.term, ...term.forms]) {
     const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];

@@ -50,10 +50,16 @@ export class EntryIndex {
     const uses = new Map<number, Set<string>>();
     for (const term of question.terms) {
       const strongest = new Map<number, number>();
-      for (const [word, list] of this.postings) {
-        const quality = wordMatch(term, word);
-        if (quality === 0) continue;
-        for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
+      const dot = term.term.lastIndexOf(".");
+      if (dot > 0) {
+        // A qualified name (`collection.update`) matches a whole name only: the symbol field's postings of its last part.
+        for (const p of this.postings.get(term.term.slice(dot + 1)) ?? []) if (p.strength >= FIELD_STRENGTH.symbol) strongest.set(p.node, p.strength);
+      } else {
+        for (const [word, list] of this.postings) {
+          const quality = wordMatch(term, word);
+          if (quality === 0) continue;
+          for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
+        }
       }
       if (identifiers.has(term.term)) {
         for (const node of this.usedBy(term.term)) {

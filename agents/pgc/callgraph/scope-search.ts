@@ -5,7 +5,7 @@ import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import type { AliasSite } from "./reexports.js";
-import { EntryIndex, type UsedBy } from "./entry-index.js";
+import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
 
 /** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
@@ -49,7 +49,14 @@ export class ScopeSearch {
   entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
     this.index ??= new EntryIndex(this.graph, this.usedBy);
     // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
-    const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || unexplainedWords(a.node.terms.name, a.matches) - unexplainedWords(b.node.terms.name, b.matches) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
+    // Each candidate's unexplained words counted once, not at every comparison of the sort.
+    const unexplained = new Map<ScoredNode, number>();
+    const words = (s: ScoredNode) => {
+      let n = unexplained.get(s);
+      if (n === undefined) unexplained.set(s, (n = unexplainedWords(s.node.terms.name, s.matches)));
+      return n;
+    };
+    const { best, df } = this.index.search(question, topK, (a, b) => b.score - a.score || span(a.node) - span(b.node) || words(a) - words(b) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start);
     const candidates: EntryCandidate[] = best.map(({ node, matches }) => ({ ...placeOf(node), matches }));
     return { scope: this.scope, nodes: this.graph.nodes.length, df, candidates };
   }
