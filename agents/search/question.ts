@@ -28,7 +28,7 @@ export interface ParsedQuestion {
 const QUALIFIED = /\.|::|->/;
 
 function lastPart(name: string): string {
-  return name.split(/\.|::|->/).at(-1) ?? name;
+  return name.split(QUALIFIED).at(-1) ?? name;
 }
 
 /** Words that say what kind of answer is wanted, not what it is about ("what path does … take"). */
@@ -153,7 +153,7 @@ export function parseQuestion(text: string): ParsedQuestion {
   // named so whose class, file or directory is the owner (relevance.ts, qualifiedMatch).
   const qualifiedLast = new Set(names.filter((n) => QUALIFIED.test(n)).map((n) => lastPart(n).toLowerCase()));
   for (const name of names) {
-    const segments = name.split(/\.|::|->/).filter(Boolean);
+    const segments = name.split(QUALIFIED).filter(Boolean);
     const qualified = segments.length > 1 ? `${(segments.at(-2) as string).replace(/\(\)$/, "")}.${segments.at(-1) as string}`.toLowerCase() : null;
     const whole = qualified ?? lastPart(name).toLowerCase();
     // The bare last part of a qualified name is that name's, not a term of its own.

@@ -124,6 +124,11 @@ export function byScore(a: ScoredCandidate, b: ScoredCandidate): number {
   return b.score - a.score || unexplainedOf(a) - unexplainedOf(b) || a.line_end - a.line_start - (b.line_end - b.line_start) || a.scope.localeCompare(b.scope) || a.file_path.localeCompare(b.file_path) || a.line_start - b.line_start;
 }
 
+/** Each candidate's count, once rather than at every comparison of a sort. */
+const unexplained = new WeakMap<object, number>();
+
 function unexplainedOf(candidate: Pick<ScoredCandidate, "symbol" | "matches">): number {
-  return unexplainedWords(new Set(tokenize(candidate.symbol)), candidate.matches);
+  let n = unexplained.get(candidate);
+  if (n === undefined) unexplained.set(candidate, (n = unexplainedWords(new Set(tokenize(candidate.symbol)), candidate.matches)));
+  return n;
 }
