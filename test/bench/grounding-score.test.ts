@@ -87,6 +87,13 @@ describe("grounding scores", () => {
     expect(all.reduce((n, c) => n + c.questions.length, 0)).toBeGreaterThanOrEqual(40);
   });
 
+  it("loads the held-out set kept apart from the benchmark until its first run", () => {
+    const held = loadAllCases(join(import.meta.dirname, "../../scripts/bench/grounding/held-out"));
+    expect(new Set(held.map((c) => c.language))).toEqual(new Set(["c", "python", "typescript"]));
+    const benchmark = new Set(loadAllCases(CASES).map((c) => c.corpus));
+    for (const c of held) expect(benchmark.has(c.corpus), c.corpus).toBe(false);
+  });
+
   it("refuses a case file with an unknown key or a call site off the chain", () => {
     const bad = join(root, "bad.json");
     const file = { corpus: "bad", language: "c", description: "", source: { kind: "repo", path: "x" }, questions: [{ ...question, call_sites: [{ from: 0, to: 5, line: 3 }] }] };
