@@ -56,6 +56,11 @@ function aggregateReferences(references: readonly CrossScopeReference[]): CodeRe
   return [...byKey.values()];
 }
 
+/** One key for a definition, from its O1 document or its call-graph node: file, first line, name. */
+function placeKey(file: string, line: number, name: string | undefined): string {
+  return `${file}:${line}:${name ?? ""}`;
+}
+
 export class Pgc {
   readonly data: ScopeData;
   private readonly retrieval: RetrievalPgc;
@@ -108,16 +113,16 @@ export class Pgc {
   search(): ScopeSearch {
     if (!this.searchValue) {
       const bodies = new Map<string, string>();
-      for (const doc of this.data.docs) if (doc.overlay === "O1" && doc.fields.body !== undefined) bodies.set(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`, doc.fields.body);
+      for (const doc of this.data.docs) if (doc.overlay === "O1" && doc.fields.body !== undefined) bodies.set(placeKey(doc.file_path, doc.line_start, doc.symbol), doc.fields.body);
       const graph = this.callGraph();
-      const nodes = new Map(graph.nodes.map((n) => [`${n.file_path}:${n.line_start}:${n.name}`, n]));
+      const nodes = new Map(graph.nodes.map((n) => [placeKey(n.file_path, n.line_start, n.name), n]));
       // The functions whose O1 document (name, signature, doc, body) holds a word: the lexical index's postings.
       const usedBy = (word: string) => this.retrieval.index.docsWithTerm(word).flatMap((id) => {
         const doc = this.retrieval.docs.get(id);
-        const node = doc?.overlay === "O1" ? nodes.get(`${doc.file_path}:${doc.line_start}:${doc.symbol ?? ""}`) : undefined;
+        const node = doc?.overlay === "O1" ? nodes.get(placeKey(doc.file_path, doc.line_start, doc.symbol)) : undefined;
         return node ? [node] : [];
       });
-      this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(`${node.file_path}:${node.line_start}:${node.name}`) ?? "", usedBy);
+      this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(placeKey(node.file_path, node.line_start, node.name)) ?? "", usedBy);
     }
     return this.searchValue;
   }
