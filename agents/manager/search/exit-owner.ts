@@ -41,8 +41,10 @@ export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string
 /** The scope that owns an exit's callee, or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   if (exit.via === "field") return ownerOfField(exit.target, from, deps.ownership, scopeScores);
+  // The object's class, when the caller says it, tells the scopes apart as an import does; a class no scope
+  // defines (`Object`, `JSON`, a class of an installed package) is outside the code base, and so is its method.
+  if (exit.receiver_class && !exit.module && deps.ownership.ownersOf(exit.receiver_class).length === 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is no class of the code base` };
   const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
-  // The object's class, when the caller says it, tells the scopes apart as an import does.
   const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : []).filter((s) => s !== from);
   const both = byModule.filter((s) => definers.includes(s));
   const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;

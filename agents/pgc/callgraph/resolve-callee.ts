@@ -14,7 +14,9 @@
 //     a parameter typed `msg: Message`): that class's method `m`, or its bases'; none in the scope makes it
 //     a member exit naming the class.
 //  4. Through anything else (`obj.m()`, `mod.f()`, C++ `a->f()`, `ns::f()`): the definitions of `m`
-//     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`),
+//     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`);
+//     a capitalised receiver of one name (`Object.create`, `JSON.parse`, `Foo.build`) is a class, namespace
+//     or constant, so nothing else: none in the scope makes it a member exit naming it as the class;
 //     else inside at most two classes a word of whose name the receiver is (`opener.open()` → `OpenerDirector.open`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
@@ -59,6 +61,7 @@ const SELF_RECEIVER = /^(self|this|cls)$/;
 const SUPER_RECEIVER = /^super(\(\))?$/;
 const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 const NAME = /^[A-Za-z_$][\w$]*$/;
+const CAPITALISED = /^[A-Z][\w$]*$/;
 
 function split(callee: string): { receiver: string | null; name: string } {
   const text = callee.replace(/^new\s+/, "").replace(/\?\./g, ".").replace(/!/g, "");
@@ -126,11 +129,15 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     if (nodes.length > 0) return { kind: "local", nodes, exit: name };
     return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
   }
-  if (defined.length === 0) return { kind: "member", name };
-  // A receiver that names the container (`intervalProvider.setInterval`, `Foo.create`, `ns::f`) says which.
   const owner = receiver.split(/\.|->|::/).at(-1);
+  // A capitalised receiver of one name is a class, namespace or constant (`Object.create`, `JSON.parse`,
+  // `Foo.build`), never an instance of unknown class: only that class's own `m` is meant.
+  const named = CAPITALISED.test(receiver) ? receiver : undefined;
+  if (defined.length === 0) return { kind: "member", name, ...(named ? { receiverClass: named } : {}) };
+  // A receiver that names the container (`intervalProvider.setInterval`, `Foo.create`, `ns::f`) says which.
   const contained = defined.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
   if (contained.length > 0) return { kind: "local", nodes: contained };
+  if (named) return { kind: "member", name, receiverClass: named };
   // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
   const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
   const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];

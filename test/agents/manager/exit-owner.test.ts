@@ -71,6 +71,15 @@ describe("the scope an exit continues in", () => {
     expect(asModuleExit(elsewhere, map)).toBe(elsewhere);
   });
 
+  it("follows a member exit naming its object's class only where that class is defined: a built-in's method is outside the code base", async () => {
+    const map = await scopeMap();
+    const member = (receiver: string): NonNullable<SearchLead["exit"]> => ({ ...exit("clone", undefined, "src/v4/classic/parse.ts"), callee: `${receiver}.clone`, via: "member", receiver_class: receiver });
+    // `Object.clone(…)`: two scopes define `clone`, but no scope defines `Object`.
+    expect(ownerOfExit(member("Object"), "classic", { ownership: map }, new Map())).toEqual({ none: "Object, the class clone is called through, is no class of the code base" });
+    // A class the code base defines (here the scope named `api`'s) still falls back to the scopes defining the method.
+    expect(ownerOfExit(member("api"), "classic", { ownership: map }, new Map([["v3", 0.5]]))).toEqual({ scope: "v3" });
+  });
+
   it("looks into a field exit in each of the first scopes storing a function into the field, best scored first", async () => {
     const map = await scopeMap();
     const field = { ...exit("write_iter", undefined, "fs/read_write.c"), callee: "file->f_op->write_iter", via: "field" as const };

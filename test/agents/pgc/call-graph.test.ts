@@ -92,6 +92,18 @@ const SOURCES: Record<string, string> = {
     "",
   ].join("\n"),
   "web/parse.ts": ["export function parse(text: string): number {", "  return Number(text);", "}", ""].join("\n"),
+  "web/values.ts": [
+    "export class Store {",
+    "  static create(): Store { return new Store(); }",
+    "  stringify(): string { return \"\"; }",
+    "}",
+    "export function fresh(text: string): unknown {",
+    "  const bag = Object.create(null);",
+    "  const data = JSON.stringify(text);",
+    "  return [bag, data, Store.create()];",
+    "}",
+    "",
+  ].join("\n"),
   "ext/special.ts": [
     'import { Router } from "../router/router";',
     "export class SpecialRouter extends Router {",
@@ -422,6 +434,14 @@ describe("method calls in Python and TypeScript", () => {
     const [send] = graph.named("send");
     expect(graph.callsOf(send!.id).map((e) => graph.nodes[e.to]?.qualified)).toContain("Generator.flatten");
     expect(graph.exitsOf(send!.id).filter((e) => e.target === "feed").map((e) => [e.via, e.receiver_class])).toEqual([["member", "FeedParser"]]);
+  });
+
+  it("takes a capitalised receiver for a class: its own method, never a same-named one of the scope (Object.create, JSON.stringify)", async () => {
+    const pgc = await open(corpus, "web", ["web/"]);
+    const graph = new CallGraph(pgc.data);
+    const [fresh] = graph.named("fresh");
+    expect(graph.callsOf(fresh!.id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`)).toEqual(["Store.create at 8"]);
+    expect(graph.exitsOf(fresh!.id).map((e) => [e.target, e.via, e.receiver_class])).toEqual([["create", "member", "Object"], ["stringify", "member", "JSON"]]);
   });
 
   it("resolves a call through a variable named after a class to that class's method, and through a short name to nothing", async () => {
