@@ -168,7 +168,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
     if (request.to) checkRoute(deps.graph, start.scope, request.to, request.maxHops);
     const scopeScores = new Map<string, number>();
     for (const c of round.candidates) if (!scopeScores.has(c.scope)) scopeScores.set(c.scope, c.score);
-    const traceFrom = (from: ScoredCandidate) => ({ question: round.question, start: from, scopeScores, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) });
+    const traceFrom = (from: ScoredCandidate) => ({ question: round.question, start: from, scopeScores, candidates: round.candidates, maxHops: request.maxHops, ...(request.to ? { to: request.to } : {}) });
     if (callers || request.to) {
       decisions.push(startDecision(start, anchoredCandidates, request.from));
       outcome = await (callers ? traceCallers(deps, traceFrom(start)) : traceForward(deps, traceFrom(start)));

@@ -19,7 +19,8 @@ export const FOLLOW_THRESHOLD = 0.03;
 /**
  * Exits looked into per hop, best first by their own score: their owners are asked in parallel what
  * following each would add (a callee named `netdev_alloc_skb` says little; its owner's path from it, to
- * "take a socket buffer from the pool", says what the question asks). At most this many extra requests a hop.
+ * "take a socket buffer from the pool", says what the question asks). One more is looked into when its
+ * owner promises more (ownerPotential): at most this many plus one extra requests a hop.
  */
 export const LOOKAHEAD_BEAM = 3;
 export interface ChainStep {
@@ -92,6 +93,11 @@ export interface TraceRequest {
   start: ScoredCandidate;
   /** Best entry score per scope, from the entry round: tells apart scopes that define the same name. */
   scopeScores: ReadonlyMap<string, number>;
+  /**
+   * The entry round's candidates (every scope's best functions for the question): what a scope could add
+   * to the chain, estimated before its owner is asked, orders the exits looked into.
+   */
+  candidates?: readonly ScoredCandidate[];
   maxHops: number;
   to?: string;
 }
@@ -235,6 +241,21 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
   }
 }
 
+/**
+ * What an exit into `owner` could add past the lead's path: the most any of the owner's entry-round
+ * candidates covers of the question beyond it. An estimate only (the callee need not lead there); the
+ * look-ahead measures it.
+ */
+function ownerPotential(request: TraceRequest, result: ExpandResult, before: Coverage): (lead: SearchLead, owner: string) => number {
+  const byScope = new Map<string, ScoredCandidate[]>();
+  for (const c of request.candidates ?? []) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
+  return (lead, owner) => {
+    const after = coveredAfter(result, lead, before);
+    const now = coverageShare(request.question, after);
+    return Math.max(0, ...(byScope.get(owner) ?? []).map((c) => coverageShare(request.question, cover(after, c.matches)) - now));
+  };
+}
+
 async function chooseExit(
   deps: TraceDeps,
   request: TraceRequest,
@@ -248,9 +269,10 @@ async function chooseExit(
   const decisions: SearchDecision[] = [];
   if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
   const wanted = plan?.[hops.length] ?? null;
-  const candidates: { lead: SearchLead; owner: string }[] = [];
-  let exits = 0;
+  const viable: { lead: SearchLead; owners: string[]; estimate: number }[] = [];
+  let skipped = 0;
   const builtThenCalled = chainedConstructions(result.leads);
+  const potential = ownerPotential(request, result, before);
   for (const original of result.leads) {
     if (!original.exit) continue;
     const exit = asModuleExit(original.exit, deps.ownership);
@@ -259,15 +281,24 @@ async function chooseExit(
     if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
     const owners = ownersOfExit(exit, scope, deps, request.scopeScores);
     if ("none" in owners) {
-      if (exits < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owners.none}` });
+      if (skipped < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) {
+        skipped++;
+        decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owners.none}` });
+      }
       continue;
     }
     // A field exit is looked into in each of its first binders at once (one beam place for them all).
-    const fresh = owners.scopes.filter((owner) => !visited.has(owner) && (wanted === null || owner === wanted) && !candidates.some((c) => c.lead.exit?.target === exit.target && c.owner === owner));
+    const fresh = owners.scopes.filter((owner) => !visited.has(owner) && (wanted === null || owner === wanted) && !viable.some((c) => c.lead.exit?.target === exit.target && c.owners.includes(owner)));
     if (fresh.length === 0) continue;
-    for (const owner of fresh) candidates.push({ lead, owner });
-    if (++exits >= LOOKAHEAD_BEAM) break;
+    viable.push({ lead, owners: fresh, estimate: lead.score + Math.max(...fresh.map((owner) => potential(lead, owner))) });
   }
+  // The exits looked into: the best by their own score, and the best of the rest by what their owners
+  // could add, as the entry round saw those scopes (a callee named `urlopen` says little; urllib3's
+  // "connection pool" says more).
+  const beam = viable.slice(0, LOOKAHEAD_BEAM);
+  const hopeful = viable.slice(LOOKAHEAD_BEAM).sort((a, b) => b.estimate - a.estimate)[0];
+  if (hopeful && hopeful.estimate > (beam.at(-1)?.estimate ?? 0)) beam.push(hopeful);
+  const candidates = beam.flatMap((v) => v.owners.map((owner) => ({ lead: v.lead, owner })));
   const probes = await Promise.all(candidates.map((c) => lookAhead(deps, request, c.lead, c.owner, result, before, hops)));
   const looked: Probe[] = [];
   for (const [i, probe] of probes.entries()) {

@@ -1,0 +1,115 @@
+// Which exits a traced chain looks into, over Python parsed for real and each scope's own call-graph
+// search: the best exits by their own score, and besides them the one whose owner the entry round found
+// bearing most on what the chain has not covered yet — a callee whose name says nothing (`urlopen`) is
+// looked into when its scope holds "the connection pool" the question asks about.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { entryRound } from "../../../agents/manager/entry/entry-round.js";
+import { LOOKAHEAD_BEAM, traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import { ScopeMap } from "../../../agents/manager/scope-map.js";
+import type { ScopeFacts } from "../../../topology/index.js";
+import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+
+const logger = pino({ level: "silent" });
+let dir: string;
+const scopes = new Map<string, Pgc>();
+
+const SOURCES: Record<string, Record<string, string>> = {
+  client: {
+    "client/session.py": [
+      "from logs.output import log_send, format_request, client_log",
+      "",
+      "def send_request(conn, data):",
+      "    log_send(data)",
+      "    format_request(data)",
+      "    client_log(data)",
+      "    return conn.urlopen(data)",
+      "",
+    ].join("\n"),
+  },
+  logs: {
+    "logs/output.py": ["def log_send(data):", "    return data", "", "def format_request(data):", "    return data", "", "def client_log(data):", "    return data", ""].join("\n"),
+  },
+  pool: {
+    "pool/connectionpool.py": [
+      "class ConnectionPool:",
+      '    """Keeps open connections to one host and hands them out."""',
+      "",
+      "    def urlopen(self, data):",
+      "        return self._take_connection().write(data)",
+      "",
+      "    def _take_connection(self):",
+      "        return self",
+      "",
+      "    def write(self, data):",
+      "        return data",
+      "",
+    ].join("\n"),
+  },
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mesh-beam-"));
+  for (const [scope, files] of Object.entries(SOURCES)) {
+    const root = join(dir, "code");
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const paths = [`${scope}/`];
+    const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: join(dir, "cache"), logger });
+    scopes.set(scope, new Pgc(scope, paths, opened));
+  }
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const FACTS: ScopeFacts[] = [
+  { scope: "client", paths: ["client/"], symbols: ["send_request"], references: [] },
+  { scope: "logs", paths: ["logs/"], symbols: ["log_send", "format_request", "client_log"], references: [] },
+  { scope: "pool", paths: ["pool/"], symbols: ["ConnectionPool", "urlopen", "_take_connection", "write"], references: [] },
+];
+
+async function scopeMap(): Promise<ScopeMap> {
+  const byScope = new Map(FACTS.map((f) => [f.scope, f]));
+  const node = { peersVersion: 0, request: async (id: string) => byScope.get(id) };
+  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => FACTS.map((f) => ({ scope: f.scope, index_revision: "r" })) };
+  const map = new ScopeMap(node as never, directory as never, logger);
+  await map.refresh();
+  return map;
+}
+
+async function trace(text: string, withCandidates: boolean): Promise<TraceOutcome> {
+  const question = parseQuestion(text);
+  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+  const start = round.candidates.find((c) => c.symbol === "send_request");
+  if (!start) throw new Error("send_request is no entry candidate");
+  const deps = {
+    managerId: "manager",
+    ownership: await scopeMap(),
+    graph: { nodes: [], edges: [] } as never,
+    expand: async (scope: string, args: ExpandArgs) => ({ result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
+  };
+  return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: 6, ...(withCandidates ? { candidates: round.candidates } : {}) });
+}
+
+describe("the exits a traced chain looks into", () => {
+  it("looks past the best-named exits into the one whose owner holds what the question still asks for, and follows it", async () => {
+    expect(LOOKAHEAD_BEAM).toBe(3);
+    const traced = await trace("How does the client send a request through the connection pool?", true);
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["client:send_request", "pool:ConnectionPool.urlopen"]);
+    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "client/session.py", line: 7, text: "    return conn.urlopen(data)" });
+    expect(traced.decisions.find((d) => d.at === "exit")?.detail).toMatch(/^left client by urlopen \(client\/session\.py:7\) into pool: .*also looked at: client_log [\d.]+, log_send [\d.]+, format_request [\d.]+$/);
+  });
+
+  it("without the entry round's view of the scopes, looks only at the three best-named exits and never reaches the pool", async () => {
+    const traced = await trace("How does the client send a request through the connection pool?", false);
+    expect(traced.steps.map((s) => s.scope)).not.toContain("pool");
+  });
+});
