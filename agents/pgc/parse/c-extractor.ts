@@ -23,7 +23,7 @@ const C_PATTERNS = [
   pattern("(preproc_def) @macro"),
   pattern("(preproc_function_def) @macro"),
   pattern("(preproc_include path: (_) @include)"),
-  pattern("(translation_unit (expression_statement (call_expression function: (identifier) arguments: (argument_list . (identifier)))) @macro_function)"),
+  pattern("(expression_statement (call_expression function: (identifier) arguments: (argument_list . (identifier)))) @macro_function"),
   pattern("(call_expression) @call"),
   pattern("(initializer_pair value: (_)) @binding"),
   pattern("(assignment_expression left: (field_expression) right: (_)) @binding"),
@@ -76,7 +76,10 @@ function containerName(ctx: ExtractContext, qualifier = ""): string | undefined 
 
 function onFunction(ctx: ExtractContext, node: Node): void {
   const info = readDeclarator(node.childForFieldName("declarator"));
-  if (!info?.functionDeclarator) return;
+  if (!info?.functionDeclarator) {
+    onOneArgumentMacroFunction(ctx, node);
+    return;
+  }
   const outer = outerOf(node);
   const { name, qualifier } = splitQualified(info.name.text);
   const inClass = node.parent?.type === "field_declaration_list";
@@ -177,8 +180,16 @@ function onInclude(ctx: ExtractContext, node: Node): void {
 /** A capitals macro called at file level, then a block: the kernel's way of defining a function by macro. */
 const DEFINING_MACRO = /^[A-Z][A-Z0-9_]*$/;
 
+/** At file level: in the translation unit, or in `#ifdef`/`#if`/`#else` blocks there. */
+function atFileLevel(node: Node): boolean {
+  let at = node.parent;
+  while (at?.type.startsWith("preproc_")) at = at.parent;
+  return at?.type === "translation_unit";
+}
+
 /** The block a file-level `SYSCALL_DEFINE3(write, …)` statement opens, or null when the statement is no such definition. */
 function macroDefinitionBody(statement: Node): Node | null {
+  if (!atFileLevel(statement)) return null;
   const call = statement.namedChild(0);
   const macro = call?.childForFieldName("function")?.text ?? "";
   const body = statement.nextNamedSibling;
@@ -201,11 +212,24 @@ function onMacroFunction(ctx: ExtractContext, node: Node): void {
   ctx.stack.push({ name, kind: "function", endIndex: body.endIndex, node });
 }
 
+/**
+ * `SYSCALL_DEFINE0(fork) { … }`: a defining macro with one argument reads to the grammar as a function
+ * whose type is the macro and whose name is in parentheses; it is the function `fork`.
+ */
+function onOneArgumentMacroFunction(ctx: ExtractContext, node: Node): void {
+  const macro = node.childForFieldName("type");
+  const declarator = node.childForFieldName("declarator");
+  const name = declarator?.type === "parenthesized_declarator" && declarator.namedChildCount === 1 && declarator.namedChild(0)?.type === "identifier" ? declarator.namedChild(0)?.text : undefined;
+  if (macro?.type !== "type_identifier" || !DEFINING_MACRO.test(macro.text) || !name || !atFileLevel(node)) return;
+  ctx.addSymbol(node, { name, kind: "function", signature: collapse(`${macro.text}(${name})`), params: 0 });
+  ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
 function onCall(ctx: ExtractContext, node: Node): void {
   const fn = node.childForFieldName("function");
   if (!fn) return;
   // The defining macro's own call (`SYSCALL_DEFINE3(write, …)`) is the definition's head, not a call.
-  if (node.parent?.type === "expression_statement" && node.parent.parent?.type === "translation_unit" && macroDefinitionBody(node.parent)) return;
+  if (node.parent?.type === "expression_statement" && macroDefinitionBody(node.parent)) return;
   const plain = fn.type === "identifier";
   const callee = plain ? fn.text : collapse(fn.text, 120);
   const enclosing = ctx.stack.enclosingFunction();

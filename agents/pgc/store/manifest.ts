@@ -21,7 +21,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 13: extractions in shards, import resolutions kept per file, the index stores per-field counts (sorted terms) so a rebuild patches it. */
 /** 14: a field of the caller's own object names its class from TS private fields (`#client: QueryClient`), constructor parameter properties, typed parameters assigned to it, and Python class-level and annotated fields. */
 /** 15: a C function defined by a file-level capitals macro and a block (`SYSCALL_DEFINE3(write, …) { … }`) is a function named by the macro's first argument. */
-export const STORE_VERSION = 15;
+/** 16: such a macro function is found in `#ifdef` blocks at file level too, and with one argument (`SYSCALL_DEFINE0(fork) { … }`, which the grammar reads as a function with the macro for its type). */
+export const STORE_VERSION = 16;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

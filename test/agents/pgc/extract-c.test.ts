@@ -185,6 +185,50 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("finds such macro functions in #ifdef blocks at file level, and with one argument (SYSCALL_DEFINE0(fork))", async () => {
+    const content = [
+      "#ifdef __ARCH_WANT_SYS_FORK",
+      "SYSCALL_DEFINE0(fork)",
+      "{",
+      "\treturn kernel_clone(&args);",
+      "}",
+      "#endif",
+      "#ifdef CONFIG_KILL",
+      "SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)",
+      "{",
+      "\treturn kill_something_info(sig, pid);",
+      "}",
+      "#else",
+      "SYSCALL_DEFINE0(pause)",
+      "{",
+      "\treturn -EINTR;",
+      "}",
+      "#endif",
+      "static int run(void)",
+      "{",
+      "#ifdef CONFIG_X",
+      "\tLOCK(fork);",
+      "#endif",
+      "\t{ helper(); }",
+      "\treturn 0;",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "kernel/fork.c", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.line_start, s.line_end])).toEqual([
+      ["function", "fork", 2, 5],
+      ["function", "kill", 8, 11],
+      ["function", "pause", 13, 16],
+      ["function", "run", 18, 25],
+    ]);
+    // A capitals macro in a function's body, even before a block, stays a call.
+    expect(parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["kernel_clone", "fork", 4],
+      ["kill_something_info", "kill", 10],
+      ["LOCK", "run", 21],
+      ["helper", "run", 23],
+    ]);
+  });
+
   it("keeps the names C stores into struct fields, in initializers and in bodies, through & and casts", async () => {
     const content = [
       "static const struct net_device_ops veth_ops = {",
