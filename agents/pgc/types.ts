@@ -97,6 +97,12 @@ export interface CallSite {
   line: number;
   /** Python, TS/JS: the class of the object a method call goes through, when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
   receiver_class?: string;
+  /**
+   * Python, TS/JS: the function whose result the object is, when the caller says so and gives no class
+   * (`self.get_signing_serializer(app).dumps(…)`, `conn = make_conn(); conn.send()`): the call graph takes
+   * the object's class from that function's return type.
+   */
+  receiver_call?: string;
   /** TS/JS/Python: the scope's file a call through an imported module or name resolves to (`src/v4/classic/parse.ts` for `parse.parse(…)` after `import * as parse from "./parse.js"`). */
   module_file?: string;
 }

@@ -7,6 +7,7 @@ import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
+import { classOfAnnotation } from "../parse/receiver-class.js";
 
 export interface GraphNode {
   id: number;
@@ -81,6 +82,8 @@ export class CallGraph {
   /** A class's last name → the last names of the bases it names. */
   private readonly bases = new Map<string, string[]>();
   private readonly hierarchyMemo = new Map<string, ReadonlySet<string>>();
+  /** Node id → its return type as the extraction kept it (annotation, or the one class its returns construct). */
+  private readonly returns = new Map<number, string>();
   /** C: the scope's functions stored into struct fields. */
   private bound!: FieldBindings;
 
@@ -109,6 +112,7 @@ export class CallGraph {
         terms: fieldTermsOf(symbol),
       });
       this.byName.set(symbol.name, [...(this.byName.get(symbol.name) ?? []), id]);
+      if (symbol.returns && symbol.kind !== "class") this.returns.set(id, symbol.returns);
       if (symbol.kind === "method" && symbol.container) {
         const key = `${symbol.file_path}\0${symbol.container.split(/::|\./).at(-1)}`;
         this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
@@ -241,7 +245,8 @@ export class CallGraph {
         this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}) });
         continue;
       }
-      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(call.callee, caller, index, call.receiver_class, call.module_file);
+      const receiverClass = call.receiver_class ?? this.returnedClass(call.receiver_call, caller, index);
+      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(call.callee, caller, index, receiverClass, call.module_file);
       if (resolved.kind === "local") {
         const alias = passed?.alias ? { alias: passed.alias } : {};
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias });
@@ -250,6 +255,19 @@ export class CallGraph {
         this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}) });
       }
     }
+  }
+
+  /**
+   * The class of what a function returns, for an object the caller got from it
+   * (`self.get_signing_serializer(app).dumps(…)`): the function as a call of it resolves, when it resolves
+   * to one, and the one class its return type names.
+   */
+  private returnedClass(receiverCall: string | undefined, caller: GraphNode, index: CalleeIndex): string | undefined {
+    if (receiverCall === undefined) return undefined;
+    const resolved = resolveCallee(receiverCall, caller, index);
+    if (resolved.kind !== "local" || resolved.nodes.length !== 1) return undefined;
+    const returns = this.returns.get((resolved.nodes[0] as GraphNode).id);
+    return returns === undefined ? undefined : classOfAnnotation(returns);
   }
 
   private addEdge(from: number, edge: LocalEdge): void {

@@ -11,7 +11,7 @@ import { collapse, endLine, headText, realChildren, startLine } from "./node-tex
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { readFromImport, readImport } from "./python-imports.js";
-import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
+import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 
 const PYTHON_PATTERNS = [
@@ -105,7 +105,8 @@ function onFunction(state: PythonState, node: Node): void {
   const kind: SymbolKind = inClass ? "method" : "function";
   const params = realChildren(node.childForFieldName("parameters"));
   const receiver = inClass && /^(self|cls)$/.test(params[0]?.text ?? "") ? 1 : 0;
-  const returns = node.childForFieldName("return_type")?.text;
+  // The annotation as written, else the one class every `return` constructs (the call graph types results by it).
+  const returns = node.childForFieldName("return_type")?.text ?? returnedClass(node, "python");
   if (!inClass) ctx.definedInside(name, node);
   const container = inClass ? ctx.stack.containers().at(-1) : undefined;
   if (container && outer !== node && outer.namedChildren.some((d) => d?.type === "decorator" && PROPERTY_DECORATOR.test(d.text))) state.properties.define(container, name);
@@ -157,7 +158,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, true),
-    ...(call.receiver ? { receiver_class: call.receiver } : {}),
+    ...receiverFields(call.receiver),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);

@@ -59,6 +59,72 @@ function constructed(node: Node | null, lang: ReceiverLanguage): string | undefi
   return undefined;
 }
 
+/** Marks a receiver that is what a function returns (`=self.make_signer`), not a class. */
+const RETURNED = "=";
+
+/**
+ * The function whose result an expression is, marked: a call of a plain name or of the caller's own method
+ * (`make_conn(…)`, `self.get_signing_serializer(app)`, `await this.build()`), which the scope can resolve;
+ * undefined for anything else.
+ */
+function returnedBy(node: Node | null, lang: ReceiverLanguage): string | undefined {
+  if (!node) return undefined;
+  if (node.type === "parenthesized_expression" || node.type === "await" || node.type === "await_expression") return returnedBy(node.namedChild(0), lang);
+  if (node.type !== (lang === "python" ? "call" : "call_expression")) return undefined;
+  const fn = node.childForFieldName("function");
+  if (!fn || fn.text === "super" || (fn.type !== "identifier" && ownField(fn, lang) === undefined)) return undefined;
+  return `${RETURNED}${fn.text}`;
+}
+
+/** An object's class as the code gives it: constructed, or returned by a function the scope can resolve. */
+function valueClass(node: Node | null, lang: ReceiverLanguage): string | undefined {
+  return constructed(node, lang) ?? returnedBy(node, lang);
+}
+
+/** A receiver found here, as the call record keeps it: a class, or the function returning the object. */
+export function receiverFields(receiver: string | undefined): { receiver_class?: string; receiver_call?: string } {
+  if (!receiver) return {};
+  return receiver.startsWith(RETURNED) ? { receiver_call: receiver.slice(RETURNED.length) } : { receiver_class: receiver };
+}
+
+/**
+ * The class a function's annotation names (`-> URLSafeTimedSerializer | None`, `Optional["Foo"]`,
+ * `: Promise<Foo>`, `t.Optional[Foo]`), or the one class every `return` of its body constructs when it has
+ * none; undefined when it names none or several.
+ */
+export function returnedClass(fn: Node, lang: ReceiverLanguage): string | undefined {
+  const annotation = fn.childForFieldName("return_type");
+  if (annotation) return classOfAnnotation(annotation.text.replace(/^:\s*/, ""));
+  const classes = new Set<string | undefined>();
+  const visit = (node: Node): void => {
+    for (const child of node.namedChildren) {
+      if (!child || FUNCTION_TYPES[lang].has(child.type) || CLASS_TYPES[lang].has(child.type)) continue;
+      if (child.type === "return_statement") classes.add(constructed(child.namedChild(0), lang));
+      else visit(child);
+    }
+  };
+  const body = fn.childForFieldName("body");
+  if (body) visit(body);
+  const [only] = classes;
+  return classes.size === 1 ? only : undefined;
+}
+
+const NOTHING = /^(None|null|undefined|void|NoneType)$/;
+
+/** The one class a type annotation names, looking through optionality, `Promise<…>` and generics. */
+export function classOfAnnotation(text: string): string | undefined {
+  let type = text.trim().replace(/^["']|["']$/g, "");
+  for (;;) {
+    const wrapped = /^(?:[\w.]*\.)?(?:Optional|Promise|Awaitable|Coroutine\[[^,]*,[^,]*,)\s*[[<](.*)[\]>]$/.exec(type);
+    if (!wrapped?.[1]) break;
+    type = wrapped[1].trim();
+  }
+  const parts = type.split("|").map((part) => part.trim().replace(/^["']|["']$/g, "")).filter((part) => part !== "" && !NOTHING.test(part));
+  if (parts.length !== 1) return undefined;
+  const name = (parts[0] as string).replace(/[[<].*$/, "").split(".").at(-1) ?? "";
+  return CLASS_NAME.test(name) ? name : undefined;
+}
+
 function enclosingFunction(node: Node, lang: ReceiverLanguage): Node | null {
   for (let at = node.parent; at; at = at.parent) if (FUNCTION_TYPES[lang].has(at.type)) return at;
   return null;
@@ -83,7 +149,7 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
     }
     for (const assignment of fn.descendantsOfType("assignment")) {
       const left = assignment?.childForFieldName("left");
-      if (left?.type === "identifier") note(out, left.text, constructed(assignment?.childForFieldName("right") ?? null, lang));
+      if (left?.type === "identifier") note(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
     }
     return out;
   }
@@ -96,11 +162,12 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
   for (const declarator of fn.descendantsOfType("variable_declarator")) {
     const name = declarator?.childForFieldName("name");
     if (name?.type !== "identifier") continue;
-    note(out, name.text, constructed(declarator?.childForFieldName("value") ?? null, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null));
+    const value = declarator?.childForFieldName("value") ?? null;
+    note(out, name.text, constructed(value, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null) ?? returnedBy(value, lang));
   }
   for (const assignment of fn.descendantsOfType("assignment_expression")) {
     const left = assignment?.childForFieldName("left");
-    if (left?.type === "identifier") note(out, left.text, constructed(assignment?.childForFieldName("right") ?? null, lang));
+    if (left?.type === "identifier") note(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
   }
   return out;
 }
@@ -130,7 +197,7 @@ function isParameterProperty(param: Node): boolean {
 /** The class of an assignment's right side: a constructor, or a variable or parameter the enclosing function gives a class (`this.#client = client` with `client: QueryClient`). */
 function assignedClass(assignment: Node, lang: ReceiverLanguage, memo: ReceiverMemo): string | undefined {
   const right = assignment.childForFieldName("right");
-  const built = constructed(right, lang);
+  const built = valueClass(right, lang);
   if (built || right?.type !== "identifier") return built;
   const owner = enclosingFunction(assignment, lang);
   return owner ? classesOf(owner, lang, memo).get(right.text) || undefined : undefined;
@@ -184,7 +251,7 @@ function classesOf(fn: Node, lang: ReceiverLanguage, memo: ReceiverMemo): Readon
 export function receiverClass(fn: Node, lang: ReceiverLanguage, memo: ReceiverMemo): string | undefined {
   const object = fn.type === "attribute" || fn.type === "member_expression" ? fn.childForFieldName("object") : null;
   if (!object) return undefined;
-  const built = constructed(object, lang);
+  const built = valueClass(object, lang);
   if (built) return built;
   const field = ownField(object, lang);
   if (field !== undefined) {

@@ -8,7 +8,7 @@ import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
-import { receiverClass, type ReceiverMemo } from "./receiver-class.js";
+import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
 
@@ -87,9 +87,10 @@ function exportOuter(node: Node): Node {
   return node.parent?.type === "export_statement" ? node.parent : node;
 }
 
+/** The return type as written, else the one class every `return` constructs (the call graph types results by it). */
 function returnTypeOf(node: Node): string | undefined {
   const text = node.childForFieldName("return_type")?.text.replace(/^:\s*/, "");
-  return text === undefined || text === "" ? undefined : collapse(text, 120);
+  return text === undefined || text === "" ? returnedClass(node, "ts") : collapse(text, 120);
 }
 
 function innermostClass({ ctx }: TsState): string | undefined {
@@ -314,7 +315,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, false),
-    ...(call.receiver ? { receiver_class: call.receiver } : {}),
+    ...receiverFields(call.receiver),
   });
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };

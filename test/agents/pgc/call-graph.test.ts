@@ -172,6 +172,66 @@ const SOURCES: Record<string, string> = {
     "    return opener.open(url)",
     "",
   ].join("\n"),
+  "made/sessions.py": [
+    "class Signer:",
+    "    def sign(self, value):",
+    "        return value",
+    "",
+    "class TimedSigner:",
+    "    def sign(self, value):",
+    "        return value",
+    "",
+    "class NullSigner:",
+    "    def sign(self, value):",
+    "        return value",
+    "",
+    "class Serializer:",
+    "    def dumps(self, obj):",
+    "        return obj",
+    "",
+    "class JSONish:",
+    "    def dumps(self, obj):",
+    "        return obj",
+    "",
+    "class Pickleish:",
+    "    def dumps(self, obj):",
+    "        return obj",
+    "",
+    "def make_signer(key):",
+    "    if key:",
+    "        return Signer()",
+    "    return Signer()",
+    "",
+    "def make_any(key):",
+    "    if key:",
+    "        return Signer()",
+    "    return TimedSigner()",
+    "",
+    "class SessionInterface:",
+    '    def get_serializer(self, app) -> "Optional[Serializer]":',
+    "        return None",
+    "",
+    "    def save(self, app, session):",
+    "        value = self.get_serializer(app).dumps(session)",
+    "        signer = make_signer(app)",
+    "        other = make_any(app)",
+    "        other.sign(value)",
+    "        return signer.sign(value)",
+    "",
+  ].join("\n"),
+  "made/show.ts": [
+    "export class Doc { render(): string { return \"\"; } }",
+    "export class Page { render(): string { return \"\"; } }",
+    "export class Card { render(): string { return \"\"; } }",
+    "function makeDoc() { return new Doc(); }",
+    "async function loadPage(): Promise<Page | undefined> { return undefined; }",
+    "export async function show(): Promise<string> {",
+    "  const doc = makeDoc();",
+    "  const page = await loadPage();",
+    "  return doc.render() + page.render();",
+    "}",
+    "",
+  ].join("\n"),
   "feeds/reader.py": [
     "class FeedParser:",
     "    def feed(self, data):",
@@ -449,6 +509,15 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [urlopen] = graph.named("urlopen");
     expect(graph.callsOf(urlopen!.id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`)).toEqual(["OpenerDirector.open at 15"]);
+  });
+
+  it("resolves a call through what a function returns to the class its annotation names, or the one class its returns construct", async () => {
+    const pgc = await open(corpus, "made", ["made/"]);
+    const graph = new CallGraph(pgc.data);
+    const calls = (qualified: string) => graph.callsOf(graph.nodes.find((n) => n.qualified === qualified)!.id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`);
+    // `make_any` returns two classes: its result's `sign` is none of the three the scope defines.
+    expect(calls("SessionInterface.save")).toEqual(["Serializer.dumps at 40", "SessionInterface.get_serializer at 40", "make_signer at 41", "make_any at 42", "Signer.sign at 44"]);
+    expect(calls("show")).toEqual(["makeDoc at 7", "loadPage at 8", "Doc.render at 9", "Page.render at 9"]);
   });
 
   it("resolves a call through a field of the caller's own object to the class the field is given (self.source = FeedParser(); private target = new Doc())", async () => {
