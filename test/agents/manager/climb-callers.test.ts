@@ -74,7 +74,7 @@ describe("climbCallers", () => {
     // The first hop holds the added steps (the scope is not visited twice), and the decisions say why it stopped.
     expect(climbed.hops).toHaveLength(1);
     expect(climbed.hops[0]?.steps.map((s) => s.symbol)).toEqual(["deliver_packet", "queue_packet", "_queue_packet"]);
-    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*went back to deliver_packet[\s\S]*began at deliver_packet: its best caller in net, receive, bears [\d.]+ on the question, less than/);
+    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*went back to deliver_packet[\s\S]*began at deliver_packet: its best caller, receive in net, bears [\d.]+ on the question, less than/);
   });
 
   it("does not climb above a first step the question names as code", async () => {

@@ -3,12 +3,12 @@
 // bearing most on what the chain has not covered yet — a callee whose name says nothing (`urlopen`) is
 // looked into when its scope holds "the connection pool" the question asks about.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import pino from "pino";
-import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
-import { Pgc } from "../../../agents/pgc/pgc.js";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
+import { openScopes } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { entryRound } from "../../../agents/manager/entry/entry-round.js";
 import { LOOKAHEAD_BEAM, traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
@@ -18,7 +18,7 @@ import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agent
 
 const logger = pino({ level: "silent" });
 let dir: string;
-const scopes = new Map<string, Pgc>();
+let scopes: Map<string, Pgc>;
 
 const SOURCES: Record<string, Record<string, string>> = {
   client: {
@@ -56,16 +56,7 @@ const SOURCES: Record<string, Record<string, string>> = {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mesh-beam-"));
-  for (const [scope, files] of Object.entries(SOURCES)) {
-    const root = join(dir, "code");
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    const paths = [`${scope}/`];
-    const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: join(dir, "cache"), logger });
-    scopes.set(scope, new Pgc(scope, paths, opened));
-  }
+  scopes = await openScopes(dir, SOURCES);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,24 @@
+// Scopes of real code in-process: each writes its files under one root and opens its own PGC there, so a
+// manager-side search can be run against the workers' real call-graph searches without a fleet.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { openPgc } from "../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../agents/pgc/pgc.js";
+
+/** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/`. */
+export async function openScopes(dir: string, sources: Record<string, Record<string, string>>): Promise<Map<string, Pgc>> {
+  const root = join(dir, "code");
+  const logger = pino({ level: "silent" });
+  const scopes = new Map<string, Pgc>();
+  for (const [scope, files] of Object.entries(sources)) {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const paths = [`${scope}/`];
+    const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: join(dir, "cache"), logger });
+    scopes.set(scope, new Pgc(scope, paths, opened));
+  }
+  return scopes;
+}
