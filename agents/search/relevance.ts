@@ -88,9 +88,22 @@ const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
  * (A qualified name, `collection.update`, never comes here: qualifiedMatch and the entry index match it.)
  */
 export function wordMatch(term: QuestionTerm, word: string): number {
+  // The same words recur across a scope's functions: each (term, word) is worked out once per question.
+  let known = wordMemo.get(term);
+  if (!known) wordMemo.set(term, (known = new Map()));
+  let quality = known.get(word);
+  if (quality === undefined) known.set(word, (quality = matchWord(term, word)));
+  return quality;
+}
+
+const wordMemo = new WeakMap<QuestionTerm, Map<string, number>>();
+
+function matchWord(term: QuestionTerm, word: string): number {
   if (word === term.term || term.forms.includes(word)) return 1;
-  for (const spelling of [term.term, ...term.forms]) {
-    const [shorter, longer] = spelling.length <= word.length ? [spelling, word] : [word, spelling];
+  for (let i = -1; i < term.forms.length; i++) {
+    const spelling = i < 0 ? term.term : (term.forms[i] as string);
+    const shorter = spelling.length <= word.length ? spelling : word;
+    const longer = shorter === spelling ? word : spelling;
     if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
     const at = spelling.length >= MIN_INNER_TERM ? word.indexOf(spelling) : -1;
     if (at >= 0 && !negated(word, at)) return PARTIAL_MATCH;
@@ -150,8 +163,7 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
   const taken = new Set<string>();
   const identifiers = writtenIdentifiers(question);
   const called = calledNames(question);
-  const order = question.terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i);
-  for (const { term } of order) {
+  for (const term of heaviestFirst(question.terms)) {
     if (term.term.includes(".")) {
       const qualified = qualifiedMatch(term, fields);
       if (qualified) out.push(qualified);
@@ -171,8 +183,24 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
     }
   }
   // In question order, as before: explanations read like the question.
-  const position = new Map(question.terms.map((t, i) => [t.term, i]));
+  const position = positions(question.terms);
   return out.sort((a, b) => (position.get(a.term) ?? 0) - (position.get(b.term) ?? 0));
+}
+
+const orderMemo = new WeakMap<readonly QuestionTerm[], readonly QuestionTerm[]>();
+const positionMemo = new WeakMap<readonly QuestionTerm[], ReadonlyMap<string, number>>();
+
+/** The terms heaviest first (in question order among equals), once per question. */
+function heaviestFirst(terms: readonly QuestionTerm[]): readonly QuestionTerm[] {
+  let order = orderMemo.get(terms);
+  if (!order) orderMemo.set(terms, (order = terms.map((term, i) => ({ term, i })).sort((a, b) => b.term.weight - a.term.weight || a.i - b.i).map(({ term }) => term)));
+  return order;
+}
+
+function positions(terms: readonly QuestionTerm[]): ReadonlyMap<string, number> {
+  let position = positionMemo.get(terms);
+  if (!position) positionMemo.set(terms, (position = new Map(terms.map((t, i) => [t.term, i]))));
+  return position;
 }
 
 /** How strongly each question term is covered so far (0 when not at all). */
