@@ -19,12 +19,15 @@
 //     or constant, so nothing else: none in the scope makes it a member exit naming it as the class;
 //     else inside at most two classes a word of whose name the receiver is (`opener.open()` → `OpenerDirector.open`),
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
-//     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit.
+//     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit. A
+//     name the language's own values have (`get`, `pop`, `encode`, `push`: builtin-methods.ts) is neither
+//     guessed nor an exit: the object is as likely a dict, a Map or a string.
 //  (C calls through a struct field, `ops->f()`, are linked before these rules: call-graph.ts, fieldCalled.)
 // Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
 // object of unknown class (`obj.m()` with many `m`), decorators, and names built at run time (getattr,
 // computed keys).
 import { splitIdentifier } from "../retrieval/index.js";
+import { isBuiltinMethod } from "./builtin-methods.js";
 import type { GraphNode } from "./call-graph.js";
 
 export interface CalleeIndex {
@@ -133,7 +136,9 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   // A capitalised receiver of one name is a class, namespace or constant (`Object.create`, `JSON.parse`,
   // `Foo.build`), never an instance of unknown class: only that class's own `m` is meant.
   const named = CAPITALISED.test(receiver) ? receiver : undefined;
-  if (defined.length === 0) return { kind: "member", name, ...(named ? { receiverClass: named } : {}) };
+  // `x.get(…)`, `s.encode(…)`: as likely the language's own dict, Map or string as any class of the code.
+  const builtin = !named && isBuiltinMethod(name, caller.file_path);
+  if (defined.length === 0) return builtin ? { kind: "none" } : { kind: "member", name, ...(named ? { receiverClass: named } : {}) };
   // A receiver that names the container (`intervalProvider.setInterval`, `Foo.create`, `ns::f`) says which.
   const contained = defined.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
   if (contained.length > 0) return { kind: "local", nodes: contained };
@@ -142,6 +147,6 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
   const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];
   if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
-  if (defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
+  if (builtin || defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
   return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
 }

@@ -137,6 +137,17 @@ function note(out: Map<string, string>, name: string | undefined, cls: string | 
   out.set(name, known === undefined || known === cls ? cls : "");
 }
 
+/** Like `note`, but a name the code gives no known class still becomes a local ("", no class): it hides a module's variable of that name. */
+function noteLocal(out: Map<string, string>, name: string | undefined, cls: string | undefined): void {
+  if (!name) return;
+  if (cls) note(out, name, cls);
+  else out.set(name, "");
+}
+
+/**
+ * The function's parameters and variables → the one class each is given ("" when none is known: it is a
+ * local all the same, and no module-level variable of the name is meant).
+ */
 function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
   const out = new Map<string, string>();
   const parameters = fn.childForFieldName("parameters");
@@ -144,30 +155,55 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
     for (const param of parameters?.namedChildren ?? []) {
       if (param?.type === "typed_parameter" || param?.type === "typed_default_parameter") {
         const name = param.type === "typed_parameter" ? param.namedChild(0)?.text : param.childForFieldName("name")?.text;
-        note(out, name, classNamed(param.childForFieldName("type")));
-      }
+        noteLocal(out, name, classNamed(param.childForFieldName("type")));
+      } else if (param?.type === "identifier") noteLocal(out, param.text, undefined);
+      else if (param?.type === "default_parameter") noteLocal(out, param.childForFieldName("name")?.text, undefined);
     }
     for (const assignment of fn.descendantsOfType("assignment")) {
       const left = assignment?.childForFieldName("left");
-      if (left?.type === "identifier") note(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+      if (left?.type === "identifier") noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
     }
     return out;
   }
   for (const param of parameters?.namedChildren ?? []) {
     if (param?.type === "required_parameter" || param?.type === "optional_parameter") {
       const pattern = param.childForFieldName("pattern");
-      if (pattern?.type === "identifier") note(out, pattern.text, classNamed(param.childForFieldName("type")));
-    }
+      if (pattern?.type === "identifier") noteLocal(out, pattern.text, classNamed(param.childForFieldName("type")));
+    } else if (param?.type === "identifier") noteLocal(out, param.text, undefined);
   }
   for (const declarator of fn.descendantsOfType("variable_declarator")) {
     const name = declarator?.childForFieldName("name");
     if (name?.type !== "identifier") continue;
     const value = declarator?.childForFieldName("value") ?? null;
-    note(out, name.text, constructed(value, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null) ?? returnedBy(value, lang));
+    noteLocal(out, name.text, constructed(value, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null) ?? returnedBy(value, lang));
   }
   for (const assignment of fn.descendantsOfType("assignment_expression")) {
     const left = assignment?.childForFieldName("left");
-    if (left?.type === "identifier") note(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+    if (left?.type === "identifier") noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+  }
+  return out;
+}
+
+/**
+ * The file's module-level variables → the one class each is built as (`_default_encoder =
+ * JSONEncoder(…)`, `export const client = new Client()`), for the functions of the file that use them.
+ */
+function moduleClassesIn(root: Node, lang: ReceiverLanguage): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const statement of root.namedChildren) {
+    if (!statement) continue;
+    if (lang === "python") {
+      const assignment = statement.type === "expression_statement" ? statement.namedChild(0) : null;
+      const left = assignment?.type === "assignment" ? assignment.childForFieldName("left") : null;
+      if (left?.type === "identifier") noteLocal(out, left.text, constructed(assignment?.childForFieldName("right") ?? null, lang));
+      continue;
+    }
+    const declaration = statement.type === "export_statement" ? statement.childForFieldName("declaration") : statement;
+    if (declaration?.type !== "lexical_declaration" && declaration?.type !== "variable_declaration") continue;
+    for (const declarator of declaration.namedChildren) {
+      const name = declarator?.type === "variable_declarator" ? declarator.childForFieldName("name") : null;
+      if (name?.type === "identifier") noteLocal(out, name.text, constructed(declarator?.childForFieldName("value") ?? null, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null));
+    }
   }
   return out;
 }
@@ -263,5 +299,13 @@ export function receiverClass(fn: Node, lang: ReceiverLanguage, memo: ReceiverMe
   }
   if (object.type !== "identifier") return undefined;
   const owner = enclosingFunction(fn, lang);
-  return owner ? classesOf(owner, lang, memo).get(object.text) || undefined : undefined;
+  const local = owner ? classesOf(owner, lang, memo).get(object.text) : undefined;
+  if (local !== undefined) return local || undefined;
+  // Not a local: a variable of the module, if the file builds it at module level.
+  let module = memo.get(MODULE_KEY);
+  if (!module) memo.set(MODULE_KEY, (module = moduleClassesIn(fn.tree.rootNode, lang)));
+  return module.get(object.text) || undefined;
 }
+
+/** The memo's key for the file's module-level variables (functions are keyed by offset, classes by −1 − offset). */
+const MODULE_KEY = Number.MIN_SAFE_INTEGER;

@@ -23,7 +23,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 15: a C function defined by a file-level capitals macro and a block (`SYSCALL_DEFINE3(write, …) { … }`) is a function named by the macro's first argument. */
 /** 16: such a macro function is found in `#ifdef` blocks at file level too, and with one argument (`SYSCALL_DEFINE0(fork) { … }`, which the grammar reads as a function with the macro for its type). */
 /** 17: a method call through what a function of the scope returns (`self.get_signing_serializer(app).dumps(…)`, `conn = make_conn(); conn.send()`) records that function, and Python/TS functions without an annotation record the one class their `return`s construct. */
-export const STORE_VERSION = 17;
+/** 18: a method call through a module-level variable the file builds (`_default_encoder = JSONEncoder(…)`) names its class; a local of the calling function hides it. */
+export const STORE_VERSION = 18;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

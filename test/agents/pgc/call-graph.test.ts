@@ -219,6 +219,34 @@ const SOURCES: Record<string, string> = {
     "        return signer.sign(value)",
     "",
   ].join("\n"),
+  "made/store.py": [
+    "class Cache:",
+    "    def get(self, key):",
+    "        return key",
+    "",
+    "class Encoder:",
+    "    def encode(self, value):",
+    "        return value",
+    "",
+    "_default = Encoder()",
+    "",
+    "def lookup(options, key):",
+    "    options.get(key)",
+    "    return _default.encode(key)",
+    "",
+    "def shadowed(_default):",
+    "    return _default.encode(1)",
+    "",
+  ].join("\n"),
+  "made/queue.ts": [
+    "export class Queue { push(item: string): void {} drain(): void {} }",
+    "const shared = new Queue();",
+    "export function enqueue(items: string[], item: string): void {",
+    "  items.push(item);",
+    "  shared.drain();",
+    "}",
+    "",
+  ].join("\n"),
   "made/show.ts": [
     "export class Doc { render(): string { return \"\"; } }",
     "export class Page { render(): string { return \"\"; } }",
@@ -518,6 +546,19 @@ describe("method calls in Python and TypeScript", () => {
     // `make_any` returns two classes: its result's `sign` is none of the three the scope defines.
     expect(calls("SessionInterface.save")).toEqual(["Serializer.dumps at 40", "SessionInterface.get_serializer at 40", "make_signer at 41", "make_any at 42", "Signer.sign at 44"]);
     expect(calls("show")).toEqual(["makeDoc at 7", "loadPage at 8", "Doc.render at 9", "Page.render at 9"]);
+  });
+
+  it("makes no guess for a method the language's own values have (get, push), and types a module-level variable the file builds", async () => {
+    const pgc = await open(corpus, "made", ["made/"]);
+    const graph = new CallGraph(pgc.data);
+    const node = (qualified: string) => graph.nodes.find((n) => n.qualified === qualified)!;
+    const calls = (qualified: string) => graph.callsOf(node(qualified).id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}`);
+    // `options.get(key)` may be a dict's: not Cache.get, and no exit; `_default` is the module's Encoder.
+    expect(calls("lookup")).toEqual(["Encoder.encode at 13"]);
+    expect(graph.exitsOf(node("lookup").id)).toEqual([]);
+    // A parameter of the same name hides the module's variable: its `encode` may be a string's.
+    expect(calls("shadowed")).toEqual([]);
+    expect(calls("enqueue")).toEqual(["Queue.drain at 5"]);
   });
 
   it("resolves a call through a field of the caller's own object to the class the field is given (self.source = FeedParser(); private target = new Doc())", async () => {
