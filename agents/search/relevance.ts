@@ -98,7 +98,8 @@ export function wordMatch(term: QuestionTerm, word: string): number {
 
 const wordMemo = new WeakMap<QuestionTerm, Map<string, number>>();
 
-function matchWord(term: QuestionTerm, word: string): number {
+/** wordMatch without its memo: for a pass that meets each word once (a scope's whole vocabulary). */
+export function matchWord(term: QuestionTerm, word: string): number {
   if (word === term.term || term.forms.includes(word)) return 1;
   for (let i = -1; i < term.forms.length; i++) {
     const spelling = i < 0 ? term.term : (term.forms[i] as string);
@@ -131,7 +132,7 @@ function qualifiedMatch(term: QuestionTerm, fields: FieldTerms): TermMatch | nul
   if (!fields.symbol?.has(name)) return null;
   const owner = tokenize(term.term.slice(0, dot));
   const places = [fields.container, fields.file, fields.dir];
-  const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => wordMatch({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
+  const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => matchWord({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
   return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };
 }
 

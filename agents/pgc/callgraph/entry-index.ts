@@ -4,7 +4,7 @@
 // nodes are then scored exactly (relevance.ts) in the order of that bound until no bound can beat the
 // k-th exact score. Same answer as scoring every node, at a fraction of the cost on a 40,000-line scope.
 import type { SearchQuestion } from "../../protocol/index.js";
-import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, relevance, wordMatch, writtenIdentifiers, type Field, type TermMatch } from "../../search/relevance.js";
+import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, matchWord, relevance, writtenIdentifiers, type Field, type TermMatch } from "../../search/relevance.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 
 const INDEXED_FIELDS = ["symbol", "name", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
@@ -56,7 +56,8 @@ export class EntryIndex {
         for (const p of this.postings.get(term.term.slice(dot + 1)) ?? []) if (p.strength >= FIELD_STRENGTH.symbol) strongest.set(p.node, p.strength);
       } else {
         for (const [word, list] of this.postings) {
-          const quality = wordMatch(term, word);
+          // Each word of the vocabulary is met once per term: no memo to fill.
+          const quality = matchWord(term, word);
           if (quality === 0) continue;
           for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
         }
