@@ -80,8 +80,14 @@ export class EntryIndex {
       const used = uses.get(id);
       const matches = matchTerms(question, used ? { ...node.terms, body: used } : node.terms);
       if (matches.length === 0) continue;
-      best.push({ node, matches, score: relevance(question, matches) });
-      best.sort(order);
+      const score = relevance(question, matches);
+      // Below the k-th exactly: it would sort past the end (`order` ranks by score first).
+      if (best.length >= topK && score < kth) continue;
+      // Into its place (after the equals, as a stable sort would put it): the list stays sorted.
+      const scored: ScoredNode = { node, matches, score };
+      let at = best.length;
+      while (at > 0 && order(scored, best[at - 1] as ScoredNode) < 0) at--;
+      best.splice(at, 0, scored);
       if (best.length > topK) best.length = topK;
     }
     return { best, df };
