@@ -47,7 +47,7 @@ export interface EntryRound {
 export type AskEntry = (scope: string, args: { question: ParsedQuestion; top_k: number }) => Promise<unknown>;
 
 /** Runs `work` over `items` with at most `limit` in flight. */
-async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {

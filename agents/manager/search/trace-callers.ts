@@ -4,6 +4,7 @@
 // calling through those fields, each with its call line and the line that stored X into the field.
 import { parseExpandResult, type BindingSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import { coverageShare, cover } from "../../search/relevance.js";
+import { bounded } from "../entry/entry-round.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TraceRequest, type TracedHop } from "./trace-chain.js";
 
 /** Callers cited per scope: the most relevant few, not every call site of a popular function. */
@@ -39,24 +40,65 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     asks.push(...through.map((scope) => ({ scope, through: bound })));
     if (through.length > 0) stopped = "every scope calling it was asked";
   }
+  // A method is asked for by its class too (`Retry.from_int`): a scope counts only calls through that class.
+  const method = start.qualified.includes(".") ? start.qualified : null;
   for (const ask of asks) {
     if (hops.length >= request.maxHops) {
       stopped = `hop budget of ${request.maxHops} spent`;
       break;
     }
-    const symbol = ask.through ? ask.through.field : target;
+    const symbol = ask.through ? ask.through.field : (method ?? target);
     const { hop, result } = await expandFor(deps, hops, request, ask.scope, { question, mode: "callers", from: { symbol, ...(ask.through ? { field: true } : {}) }, covered: Object.fromEntries(covered), max_depth: 0 });
-    for (const lead of result.leads.slice(0, CALLERS_PER_SCOPE)) {
-      const step = result.steps[lead.path[0] ?? -1] as SearchStep | undefined;
-      if (!step || !lead.exit) continue;
-      const site = ask.through ? { ...lead.exit.call_site, bound_at: ask.through } : lead.exit.call_site;
-      hop.steps.push(toStep(step, ask.scope, hop.agent, site, "caller"));
-      covered = cover(covered, step.matches);
-    }
+    covered = addCallers(hop, result, ask, covered);
     if (hop.steps.length === 0) decisions.push({ at: "skip", detail: `${ask.scope}'s code calls ${symbol}, but no function of it could be cited as the caller` });
+  }
+  if (method && hops.length < request.maxHops) {
+    // Method calls go through objects, which the references of the scope facts do not list: every other
+    // scope is asked once, in parallel, and those with callers join, most callers first.
+    const asked = new Set([start.scope, ...asks.map((a) => a.scope)]);
+    const others = deps.graph.nodes().map((n) => n.name).filter((scope) => !asked.has(scope));
+    const args: ExpandArgs = { question, mode: "callers", from: { symbol: method }, covered: Object.fromEntries(covered), max_depth: 0 };
+    const trail = { path: [deps.managerId, ...hops.map((h) => h.agent)], hops: hops.length + 1, maxHops: request.maxHops };
+    const answers = await bounded(others, METHOD_CALLERS_CONCURRENCY, async (scope) => {
+      try {
+        const answered = await deps.expand(scope, args, trail);
+        return { scope, answered, result: parseExpandResult(answered.result) };
+      } catch {
+        return null;
+      }
+    });
+    const found = answers.filter((a): a is NonNullable<typeof a> => a !== null && a.result.leads.length > 0).sort((a, b) => b.result.leads.length - a.result.leads.length || a.scope.localeCompare(b.scope));
+    decisions.push({ at: "start", detail: `${method} is a method: the ${others.length} other scopes were asked for calls through its class; ${found.length > 0 ? `${found.map((f) => f.scope).join(", ")} make them` : "none makes one"}` });
+    for (const { scope, answered, result } of found) {
+      if (hops.length >= request.maxHops) {
+        stopped = `hop budget of ${request.maxHops} spent`;
+        break;
+      }
+      const hop: TracedHop = { scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
+      hops.push(hop);
+      deps.onHop?.({ hop: hops.length, scope, agent: answered.agent, symbols: [] });
+      covered = addCallers(hop, result, { scope, through: null }, covered);
+    }
+    if (found.length > 0 && hops.length <= request.maxHops && !stopped.startsWith("hop budget")) stopped = "every scope calling it was asked";
   }
   for (const hop of hops) steps.push(...hop.steps);
   return { steps, hops, decisions, coverage: coverageShare(question, covered), stopped_because: stopped };
+}
+
+/** Scopes asked at once for a method's callers (as the entry round bounds its fan-out). */
+export const METHOD_CALLERS_CONCURRENCY = 32;
+
+/** The hop's best callers (CALLERS_PER_SCOPE), as steps with their call lines; the coverage after them. */
+function addCallers(hop: TracedHop, result: ExpandResult, ask: CallerAsk, covered: Map<string, number>): Map<string, number> {
+  let after = covered;
+  for (const lead of result.leads.slice(0, CALLERS_PER_SCOPE)) {
+    const step = result.steps[lead.path[0] ?? -1] as SearchStep | undefined;
+    if (!step || !lead.exit) continue;
+    const site = ask.through ? { ...lead.exit.call_site, bound_at: ask.through } : lead.exit.call_site;
+    hop.steps.push(toStep(step, ask.scope, hop.agent, site, "caller"));
+    after = cover(after, step.matches);
+  }
+  return after;
 }
 
 async function expandFor(deps: TraceDeps, hops: TracedHop[], request: TraceRequest, scope: string, args: ExpandArgs): Promise<{ hop: TracedHop; result: ExpandResult }> {

@@ -56,6 +56,17 @@ export interface ExitEdge {
   alias?: AliasSite;
 }
 
+/** A call of a name, as `callersOf` lists it. */
+export interface CallerOf {
+  node: GraphNode;
+  line: number;
+  callee: string;
+  /** The node of this scope the call resolved to. */
+  to?: GraphNode;
+  /** The class of the object a call leaving the scope goes through, when known. */
+  receiver_class?: string;
+}
+
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
 const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
 
@@ -190,11 +201,14 @@ export class CallGraph {
     return this.exits.get(id) ?? [];
   }
 
-  /** Nodes whose body calls `target` (by its last name part), with the call line: the callers of a name. */
-  callersOf(target: string): { node: GraphNode; line: number; callee: string }[] {
-    const out: { node: GraphNode; line: number; callee: string }[] = [];
-    for (const [from, edges] of this.out) for (const e of edges) if (lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee });
-    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee });
+  /**
+   * Nodes whose body calls `target` (by its last name part), with the call line: the callers of a name; with
+   * what the call resolved to here (`to`) or the class it names leaving the scope (`receiver_class`).
+   */
+  callersOf(target: string): CallerOf[] {
+    const out: CallerOf[] = [];
+    for (const [from, edges] of this.out) for (const e of edges) if (lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode });
+    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}) });
     return out.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
   }
 
