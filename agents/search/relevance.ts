@@ -2,6 +2,7 @@
 // path follows, when it stops — is this function of the question's weighted terms and a place in the
 // code, and each score can say which terms it matched where.
 import { termForms, tokenize } from "../pgc/retrieval/index.js";
+import { matchWord, PARTIAL_MATCH, wordMatch } from "./word-match.js";
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
@@ -62,14 +63,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 /** One field's terms (tokenizer output) of a place in the code. */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
 
-/** Shortest term that may match as the start of a longer one ("pars" of "parser", "smtp" of "smtplib"). */
-export const MIN_PREFIX_TERM = 4;
-/** Shortest term that may match inside a longer one ("alloc" in "kzalloc"; "read" not in "thread"). */
-export const MIN_INNER_TERM = 5;
-/** Shortest code spelling (`msg`, `skb`) that may match at the start or end of a compound name. */
-export const MIN_SPELLING_AFFIX = 3;
-/** A prefix or inner match says less than the whole word. */
-export const PARTIAL_MATCH = 0.7;
+export { MIN_INNER_TERM, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, PARTIAL_MATCH, matchWord, wordMatch } from "./word-match.js";
 
 export interface TermMatch {
   term: string;
@@ -78,46 +72,6 @@ export interface TermMatch {
   matched: string;
   /** FIELD_STRENGTH of the field, times PARTIAL_MATCH for a prefix or inner match. */
   strength: number;
-}
-
-/** Prefixes that turn a word into its opposite: `unsubscribe` is not "subscribe", `disconnect` not "connect". */
-const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
-
-/**
- * How well one term of a field matches a question term (or one of its spellings): 1, PARTIAL_MATCH or 0.
- * (A qualified name, `collection.update`, never comes here: qualifiedMatch and the entry index match it.)
- */
-export function wordMatch(term: QuestionTerm, word: string): number {
-  // The same words recur across a scope's functions: each (term, word) is worked out once per question.
-  let known = wordMemo.get(term);
-  if (!known) wordMemo.set(term, (known = new Map()));
-  let quality = known.get(word);
-  if (quality === undefined) known.set(word, (quality = matchWord(term, word)));
-  return quality;
-}
-
-const wordMemo = new WeakMap<QuestionTerm, Map<string, number>>();
-
-/** wordMatch without its memo: for a pass that meets each word once (a scope's whole vocabulary). */
-export function matchWord(term: QuestionTerm, word: string): number {
-  if (word === term.term || term.forms.includes(word)) return 1;
-  for (let i = -1; i < term.forms.length; i++) {
-    const spelling = i < 0 ? term.term : (term.forms[i] as string);
-    const shorter = spelling.length <= word.length ? spelling : word;
-    const longer = shorter === spelling ? word : spelling;
-    if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
-    const at = spelling.length >= MIN_INNER_TERM ? word.indexOf(spelling) : -1;
-    if (at >= 0 && !negated(word, at)) return PARTIAL_MATCH;
-  }
-  // A code spelling at either end of a compound name: `msg` of `sendmsg`, `skb` of `skbuff`.
-  for (const form of term.forms) if (form.length >= MIN_SPELLING_AFFIX && form.length < word.length && (word.startsWith(form) || word.endsWith(form))) return PARTIAL_MATCH;
-  return 0;
-}
-
-/** The word has a negating prefix right before `at` (`un` in `objectunsubscribederror`, `dis` in `disconnect`). */
-function negated(word: string, at: number): boolean {
-  for (let start = Math.max(0, at - 4); start < at; start++) if (NEGATING_PREFIX.test(word.slice(start, at))) return true;
-  return false;
 }
 
 /**

@@ -7,7 +7,10 @@ import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
-import { classOfAnnotation } from "../parse/receiver-class.js";
+import { basesOf } from "./class-bases.js";
+
+export { basesOf };
+import { classOfAnnotation } from "../parse/annotation-class.js";
 
 export interface GraphNode {
   id: number;
@@ -300,25 +303,4 @@ export class CallGraph {
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
 export function lastPart(callee: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
-}
-
-/**
- * The base classes a class declaration names, by their last names: Python `class A(b.B, C, metaclass=M)`
- * → B, C; TS, JS and Java `class A<T> extends B<T> implements I` → B; C++ `class A : public B, C` → B, C.
- */
-export function basesOf(signature: string): string[] {
-  const names = (list: string) =>
-    list
-      .replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\]]*\]/g, "")
-      .split(",")
-      .map((part) => part.trim().replace(/^(?:public|protected|private|virtual)\s+/g, "").replace(/^(?:public|protected|private|virtual)\s+/g, ""))
-      .filter((part) => !part.includes("="))
-      .map((part) => /([A-Za-z_$][\w$]*)\s*$/.exec(part)?.[1])
-      .filter((name): name is string => name !== undefined && name !== "object");
-  const python = /^class\s+[\w$]+\s*\((.*)\)\s*:?\s*$/.exec(signature);
-  if (python) return names(python[1] as string);
-  const extended = /\bextends\s+([\w$.]+)/.exec(signature);
-  if (extended) return names(extended[1] as string);
-  const cpp = /^(?:template\s*<.*>\s*)?(?:class|struct)\s+[\w:]+(?:\s+final)?\s*:\s*([^{]+)/.exec(signature);
-  return cpp ? names(cpp[1] as string) : [];
 }

@@ -7,6 +7,7 @@ import { parameterNames, parameterNodes, readDeclarator, returnType, splitQualif
 import { pattern, queryFor } from "./compile-query.js";
 import type { OpenDefinition } from "./definition-stack.js";
 import type { ExtractContext } from "./extract-context.js";
+import { macroDefinitionBody, onMacroFunction, onOneArgumentMacroFunction } from "./c-macro-functions.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { matchRisk } from "./risk-rules.js";
@@ -175,54 +176,6 @@ function onInclude(ctx: ExtractContext, node: Node): void {
     line: startLine(node),
     system: node.type === "system_lib_string",
   });
-}
-
-/** A capitals macro called at file level, then a block: the kernel's way of defining a function by macro. */
-const DEFINING_MACRO = /^[A-Z][A-Z0-9_]*$/;
-
-/** At file level: in the translation unit, or in `#ifdef`/`#if`/`#else` blocks there. */
-function atFileLevel(node: Node): boolean {
-  let at = node.parent;
-  while (at?.type.startsWith("preproc_")) at = at.parent;
-  return at?.type === "translation_unit";
-}
-
-/** The block a file-level `SYSCALL_DEFINE3(write, …)` statement opens, or null when the statement is no such definition. */
-function macroDefinitionBody(statement: Node): Node | null {
-  if (!atFileLevel(statement)) return null;
-  const call = statement.namedChild(0);
-  const macro = call?.childForFieldName("function")?.text ?? "";
-  const body = statement.nextNamedSibling;
-  return call?.type === "call_expression" && DEFINING_MACRO.test(macro) && body?.type === "compound_statement" ? body : null;
-}
-
-/**
- * `SYSCALL_DEFINE3(write, unsigned int, fd, …) { … }`, `BPF_CALL_2(bpf_map_lookup_elem, …) { … }`: C has
- * no other file-level call followed by a block, so the pair is a function, named by the macro's first
- * argument (`write`: the system call as user space names it), its lines the macro's through the block's.
- * The calls in the block are its own.
- */
-function onMacroFunction(ctx: ExtractContext, node: Node): void {
-  const body = macroDefinitionBody(node);
-  const call = node.namedChild(0);
-  const name = call?.childForFieldName("arguments")?.namedChild(0)?.text;
-  if (!body || !name) return;
-  const symbol = ctx.addSymbol(node, { name, kind: "function", signature: collapse(node.text.replace(/;$/, "")), params: Math.max(0, Math.floor(((call?.childForFieldName("arguments")?.namedChildCount ?? 1) - 1) / 2)) });
-  symbol.line_end = endLine(body);
-  ctx.stack.push({ name, kind: "function", endIndex: body.endIndex, node });
-}
-
-/**
- * `SYSCALL_DEFINE0(fork) { … }`: a defining macro with one argument reads to the grammar as a function
- * whose type is the macro and whose name is in parentheses; it is the function `fork`.
- */
-function onOneArgumentMacroFunction(ctx: ExtractContext, node: Node): void {
-  const macro = node.childForFieldName("type");
-  const declarator = node.childForFieldName("declarator");
-  const name = declarator?.type === "parenthesized_declarator" && declarator.namedChildCount === 1 && declarator.namedChild(0)?.type === "identifier" ? declarator.namedChild(0)?.text : undefined;
-  if (macro?.type !== "type_identifier" || !DEFINING_MACRO.test(macro.text) || !name || !atFileLevel(node)) return;
-  ctx.addSymbol(node, { name, kind: "function", signature: collapse(`${macro.text}(${name})`), params: 0 });
-  ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
 function onCall(ctx: ExtractContext, node: Node): void {

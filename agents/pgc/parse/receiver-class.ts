@@ -6,11 +6,10 @@
 // in the class, then `self.parser.feed(…)`; `private doc = new Doc()`, then `this.doc.compile()`).
 // Python, TypeScript and JavaScript; the call graph resolves `g.flatten()` to that class's `flatten`.
 import type { Node } from "web-tree-sitter";
+import { CLASS_NAME, classOfAnnotation } from "./annotation-class.js";
 
 export type ReceiverLanguage = "python" | "ts";
 
-/** A class name as code writes one: a capital, then some lower case (`HTTPConnection`; not `MAX` or `T`). */
-const CLASS_NAME = /^[A-Z][\w$]*[a-z][\w$]*$/;
 
 const FUNCTION_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
   python: new Set(["function_definition"]),
@@ -107,22 +106,6 @@ export function returnedClass(fn: Node, lang: ReceiverLanguage): string | undefi
   if (body) visit(body);
   const [only] = classes;
   return classes.size === 1 ? only : undefined;
-}
-
-const NOTHING = /^(None|null|undefined|void|NoneType)$/;
-
-/** The one class a type annotation names, looking through optionality, `Promise<…>` and generics. */
-export function classOfAnnotation(text: string): string | undefined {
-  let type = text.trim().replace(/^["']|["']$/g, "");
-  for (;;) {
-    const wrapped = /^(?:[\w.]*\.)?(?:Optional|Promise|Awaitable|Coroutine\[[^,]*,[^,]*,)\s*[[<](.*)[\]>]$/.exec(type);
-    if (!wrapped?.[1]) break;
-    type = wrapped[1].trim();
-  }
-  const parts = type.split("|").map((part) => part.trim().replace(/^["']|["']$/g, "")).filter((part) => part !== "" && !NOTHING.test(part));
-  if (parts.length !== 1) return undefined;
-  const name = (parts[0] as string).replace(/[[<].*$/, "").split(".").at(-1) ?? "";
-  return CLASS_NAME.test(name) ? name : undefined;
 }
 
 function enclosingFunction(node: Node, lang: ReceiverLanguage): Node | null {

@@ -1,0 +1,170 @@
+// Where a traced chain goes next from a scope: its exits looked ahead into (the best by their own score, and
+// the one whose owner the entry round found most promising), each valued by what its owner's best path adds,
+// and followed only if the chain through it covers at least as much as staying does.
+import { parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
+import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
+import { asModuleExit, chainedConstructions, ownersOfExit } from "./exit-owner.js";
+import type { ScoredCandidate } from "../entry/entry-round.js";
+import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
+
+const fmt = (n: number) => n.toFixed(2);
+
+/**
+ * An exit is followed only when its value — its score (what its callee's name adds to the question, plus
+ * half its relevance, less 0.02 a call of depth) plus the share of the question its owner's best path from
+ * the callee adds — reaches this: below it, the call leads to nothing the question asks about (a lock, a
+ * free, a print), and the chain ends where it is.
+ */
+export const FOLLOW_THRESHOLD = 0.03;
+/**
+ * Exits looked into per hop, best first by their own score: their owners are asked in parallel what
+ * following each would add (a callee named `netdev_alloc_skb` says little; its owner's path from it, to
+ * "take a socket buffer from the pool", says what the question asks). One more is looked into when its
+ * owner promises more (ownerPotential): at most this many plus one extra requests a hop.
+ */
+export const LOOKAHEAD_BEAM = 3;
+
+export function trailAt(deps: Pick<TraceDeps, "managerId">, hops: readonly TracedHop[], maxHops: number): Trail {
+  return { path: [deps.managerId, ...hops.map((h) => h.agent)], hops: hops.length + 1, maxHops };
+}
+
+export async function expandParsed(deps: TraceDeps, scope: string, args: ExpandArgs, trail: Trail): Promise<{ agent: string; failovers: number; result: ExpandResult }> {
+  const answered = await deps.expand(scope, args, trail);
+  return { agent: answered.agent, failovers: answered.failovers, result: parseExpandResult(answered.result) };
+}
+
+/** An exit looked into: its owner's expansion from the callee, and what following it would add. */
+export interface Probe {
+  lead: SearchLead;
+  owner: string;
+  args: ExpandArgs;
+  agent: string;
+  failovers: number;
+  result: ExpandResult;
+  /** The exit's own worth: its name's score, or half its callee's relevance in its owner if that is more. */
+  own: number;
+  /** The share of the question its owner's best path from the callee adds past it. */
+  adds: number;
+  /** own + adds: what following the exit is worth. */
+  value: number;
+  /** The chain's coverage of the question through this exit, at the end of its owner's best path. */
+  reach: number;
+}
+
+/** The coverage after a lead's path and its exit's name, on top of what the chain covered before the hop. */
+function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage): Coverage {
+  let covered = before;
+  for (const index of lead.path) covered = cover(covered, (result.steps[index] as SearchStep).matches);
+  return lead.exit ? cover(covered, lead.exit.matches) : covered;
+}
+
+async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
+  const exit = lead.exit as NonNullable<SearchLead["exit"]>;
+  const covered = coveredAfter(result, lead, before);
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}), ...(exit.via === "field" ? { field: true } : {}) }, covered: Object.fromEntries(covered) };
+  try {
+    const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
+    if (!answered.result.resolved) return { failed: exit.via === "field" ? `${owner} stores no function the question names into the field ${exit.target}` : `${owner} does not define ${exit.target} as a function` };
+    // The callee's own fields (doc, body) are known only to its owner: its relevance there is carried as
+    // any step's is, and its best path adds what it newly covers.
+    const now = coverageShare(request.question, covered);
+    const best = Math.max(now, ...answered.result.leads.map((l) => l.coverage));
+    const callee = answered.result.steps[0];
+    const carried = callee ? RELEVANCE_CARRY * relevance(request.question, callee.matches) : 0;
+    const own = Math.max(lead.score, carried);
+    return { lead, owner, args, ...answered, own, adds: best - now, value: own + (best - now), reach: best };
+  } catch (error) {
+    return { failed: `${owner} did not answer: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * What an exit into `owner` could add past the lead's path: the most any of the owner's entry-round
+ * candidates covers of the question beyond it. An estimate only (the callee need not lead there); the
+ * look-ahead measures it.
+ */
+function ownerPotential(request: TraceRequest, result: ExpandResult, before: Coverage): (lead: SearchLead, owner: string) => number {
+  const byScope = new Map<string, ScoredCandidate[]>();
+  for (const c of request.candidates ?? []) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
+  return (lead, owner) => {
+    const after = coveredAfter(result, lead, before);
+    const now = coverageShare(request.question, after);
+    return Math.max(0, ...(byScope.get(owner) ?? []).map((c) => coverageShare(request.question, cover(after, c.matches)) - now));
+  };
+}
+
+export async function chooseExit(
+  deps: TraceDeps,
+  request: TraceRequest,
+  result: ExpandResult,
+  scope: string,
+  before: Coverage,
+  visited: ReadonlySet<string>,
+  plan: string[] | null,
+  hops: readonly TracedHop[],
+): Promise<{ probe: Probe | null; decisions: SearchDecision[]; stop: string }> {
+  const decisions: SearchDecision[] = [];
+  if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
+  const wanted = plan?.[hops.length] ?? null;
+  const viable: { lead: SearchLead; owners: string[]; estimate: number }[] = [];
+  let skipped = 0;
+  const builtThenCalled = chainedConstructions(result.leads);
+  const potential = ownerPotential(request, result, before);
+  for (const original of result.leads) {
+    if (!original.exit) continue;
+    const exit = asModuleExit(original.exit, deps.ownership);
+    const lead = exit === original.exit ? original : { ...original, exit };
+    // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
+    if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
+    const owners = ownersOfExit(exit, scope, deps, request.scopeScores);
+    if ("none" in owners) {
+      if (skipped < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) {
+        skipped++;
+        decisions.push({ at: "skip", detail: `${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}) scored ${fmt(lead.score)}, but ${owners.none}` });
+      }
+      continue;
+    }
+    // A field exit is looked into in each of its first binders at once (one beam place for them all).
+    const fresh = owners.scopes.filter((owner) => !visited.has(owner) && (wanted === null || owner === wanted) && !viable.some((c) => c.lead.exit?.target === exit.target && c.owners.includes(owner)));
+    if (fresh.length === 0) continue;
+    viable.push({ lead, owners: fresh, estimate: lead.score + Math.max(...fresh.map((owner) => potential(lead, owner))) });
+  }
+  // The exits looked into: the best by their own score, and the best of the rest by what their owners
+  // could add, as the entry round saw those scopes (a callee named `urlopen` says little; urllib3's
+  // "connection pool" says more).
+  const beam = viable.slice(0, LOOKAHEAD_BEAM);
+  const hopeful = viable.slice(LOOKAHEAD_BEAM).sort((a, b) => b.estimate - a.estimate)[0];
+  if (hopeful && hopeful.estimate > (beam.at(-1)?.estimate ?? 0)) beam.push(hopeful);
+  const candidates = beam.flatMap((v) => v.owners.map((owner) => ({ lead: v.lead, owner })));
+  const probes = await Promise.all(candidates.map((c) => lookAhead(deps, request, c.lead, c.owner, result, before, hops)));
+  const looked: Probe[] = [];
+  for (const [i, probe] of probes.entries()) {
+    if ("failed" in probe) decisions.push({ at: "skip", detail: `${candidates[i]?.lead.exit?.target}: ${probe.failed}` });
+    else looked.push(probe);
+  }
+  looked.sort((a, b) => b.value - a.value);
+  const best = looked[0];
+  // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
+  // chain through it covers at least as much of the question as that path does.
+  const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
+  const followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && best.reach >= stay)) ? best : null;
+  if (followed) {
+    const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
+    const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
+    const named = explainMatches(exit.matches) || "its name matches nothing new";
+    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
+    const bound = followed.result.bound_at;
+    const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
+    decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
+    return { probe: followed, decisions, stop: "" };
+  }
+  const stop = wanted !== null
+    ? `no call from ${scope} into ${wanted}, the next scope of the planned route`
+    : best
+      ? best.value < FOLLOW_THRESHOLD
+        ? `no exit from ${scope} bears on the question enough to follow (best: ${best.lead.exit?.target} ${fmt(best.value)} < ${FOLLOW_THRESHOLD})`
+        : `the best path in ${scope} covers more of the question (${fmt(stay)}) than any exit leads to (best: ${best.lead.exit?.target}, ${fmt(best.reach)})`
+      : `${scope}'s paths leave it by no call another scope defines`;
+  decisions.push({ at: "end", detail: stop });
+  return { probe: null, decisions, stop };
+}

@@ -1,0 +1,22 @@
+// The one class a type annotation names, as a function's return type or a variable's type says it
+// (`-> t.Optional[URLSafeTimedSerializer]`, `: Promise<Foo | undefined>`): what the call graph takes the
+// class of an object returned by a function from.
+
+/** A class name as code writes one: a capital, then some lower case (`HTTPConnection`; not `MAX` or `T`). */
+export const CLASS_NAME = /^[A-Z][\w$]*[a-z][\w$]*$/;
+
+const NOTHING = /^(None|null|undefined|void|NoneType)$/;
+
+/** The one class a type annotation names, looking through optionality, `Promise<…>` and generics. */
+export function classOfAnnotation(text: string): string | undefined {
+  let type = text.trim().replace(/^["']|["']$/g, "");
+  for (;;) {
+    const wrapped = /^(?:[\w.]*\.)?(?:Optional|Promise|Awaitable|Coroutine\[[^,]*,[^,]*,)\s*[[<](.*)[\]>]$/.exec(type);
+    if (!wrapped?.[1]) break;
+    type = wrapped[1].trim();
+  }
+  const parts = type.split("|").map((part) => part.trim().replace(/^["']|["']$/g, "")).filter((part) => part !== "" && !NOTHING.test(part));
+  if (parts.length !== 1) return undefined;
+  const name = (parts[0] as string).replace(/[[<].*$/, "").split(".").at(-1) ?? "";
+  return CLASS_NAME.test(name) ? name : undefined;
+}
