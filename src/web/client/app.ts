@@ -147,7 +147,11 @@ async function showCitation(step: Pick<ChainStep, "file_path" | "line_start" | "
   }
 }
 
+/** The audit requests made so far: only the latest one's answer is drawn (an earlier one may arrive after it). */
+let auditRequests = 0;
+
 async function loadAudit(): Promise<void> {
+  const request = ++auditRequests;
   const query = new URLSearchParams();
   const scope = ($("audit-scope") as HTMLSelectElement).value;
   const verdict = ($("audit-verdict") as HTMLSelectElement).value;
@@ -156,7 +160,10 @@ async function loadAudit(): Promise<void> {
   if (verdict) query.set("verdict", verdict);
   if (since) query.set("since", since);
   const entries = await api<AuditEntry[]>(`/api/audit?${query.toString()}`);
+  if (request !== auditRequests) return;
   const body = $("audit").querySelector("tbody") as HTMLTableSectionElement;
+  // The filter the rows answer, for whoever reads the table (the page's tests wait for it).
+  body.dataset["query"] = query.toString();
   body.replaceChildren(
     ...entries.map((e) => {
       const tr = document.createElement("tr");
