@@ -1,7 +1,8 @@
 // "Who calls X?" on the same search, walking the edges backwards: X's definition first, then, scope by
 // scope (most call sites first, from the references the topology is built from), the functions whose
 // bodies call X, each with the call line; for a C function stored into struct fields, also the functions
-// calling through those fields, each with its call line and the line that stored X into the field.
+// calling through those fields, each with its call line and the line that stored X into the field; for a
+// method, the callers through its class in every other scope; last, X's own scope's callers.
 import { parseExpandResult, type BindingSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import { coverageShare, cover } from "../../search/relevance.js";
 import { bounded } from "../entry/entry-round.js";
@@ -81,6 +82,24 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     }
     if (found.length > 0 && hops.length <= request.maxHops && !stopped.startsWith("hop budget")) stopped = "every scope calling it was asked";
   }
+  if (hops.length < request.maxHops) {
+    // Its own scope's callers last, while the budget has a hop: the other scopes' are what the mesh adds.
+    // The trail names only the manager: the scope was asked before in this answer, by design.
+    const args: ExpandArgs = { question, mode: "callers", from: { symbol: method ?? target }, covered: Object.fromEntries(covered), max_depth: 0 };
+    try {
+      const answered = await deps.expand(start.scope, args, { path: [deps.managerId], hops: 1, maxHops: request.maxHops });
+      const result = parseExpandResult(answered.result);
+      if (result.leads.length > 0) {
+        const hop: TracedHop = { scope: start.scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
+        hops.push(hop);
+        deps.onHop?.({ hop: hops.length, scope: start.scope, agent: answered.agent, symbols: [] });
+        covered = addCallers(hop, result, { scope: start.scope, through: null }, covered);
+        decisions.push({ at: "start", detail: `${start.scope}, which defines ${target}, calls it too: ${hop.steps.map((s) => s.symbol).join(", ")}` });
+      }
+    } catch (error) {
+      decisions.push({ at: "skip", detail: `${start.scope} was not asked for its own callers of ${target}: ${(error as Error).message}` });
+    }
+  } else decisions.push({ at: "skip", detail: `${start.scope}'s own callers of ${target} were not asked: the hop budget of ${request.maxHops} was spent` });
   for (const hop of hops) steps.push(...hop.steps);
   return { steps, hops, decisions, coverage: coverageShare(question, covered), stopped_because: stopped };
 }

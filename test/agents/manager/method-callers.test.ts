@@ -1,6 +1,7 @@
 // "Who calls Retry.from_int?" over Python parsed for real in three scopes: a method is called through
 // objects, which no scope's references list, so every other scope is asked for calls through its class —
-// `Retry.from_int(…)` counts, `thing.from_int(…)` through an object of unknown class does not.
+// `Retry.from_int(…)` counts, `thing.from_int(…)` through an object of unknown class does not — and its
+// own scope's callers come last.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +29,9 @@ const SOURCES: Record<string, Record<string, string>> = {
       "class Other:",
       "    def from_int(self, value):",
       "        return value",
+      "",
+      "def default_retry():",
+      "    return Retry.from_int(3)",
       "",
     ].join("\n"),
   },
@@ -75,10 +79,12 @@ describe("who calls a method", () => {
     };
     const traced = await traceCallers(deps, { question: round.question, start, scopeScores: new Map(), maxHops: 6 });
 
-    expect(asked.sort()).toEqual(["adapters:Retry.from_int", "pool:Retry.from_int"]);
-    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}:${s.role}`)).toEqual(["util:Retry.from_int:entry", "adapters:Adapter.__init__:caller"]);
+    expect(asked.sort()).toEqual(["adapters:Retry.from_int", "pool:Retry.from_int", "util:Retry.from_int"]);
+    // The other scopes' callers first, then its own scope's, while the hop budget has room.
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}:${s.role}`)).toEqual(["util:Retry.from_int:entry", "adapters:Adapter.__init__:caller", "util:default_retry:caller"]);
     expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "adapters/http.py", line: 5, text: "        self.max_retries = Retry.from_int(retries)" });
     expect(traced.decisions.map((d) => d.detail)).toContain("Retry.from_int is a method: the 2 other scopes were asked for calls through its class; adapters make them");
+    expect(traced.decisions.map((d) => d.detail)).toContain("util, which defines from_int, calls it too: default_retry");
   });
 
   it("counts, in one scope, only the calls through the class or an object its receiver names", async () => {
