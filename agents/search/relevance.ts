@@ -90,13 +90,25 @@ function qualifiedMatch(term: QuestionTerm, fields: FieldTerms): TermMatch | nul
   return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };
 }
 
-function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, identifiers: ReadonlySet<string>, called: ReadonlySet<string>): TermMatch | null {
+/**
+ * Code words matched in part so far, by field and word, with the terms they matched: one code word does
+ * not answer in part both a word the question writes and a fragment of it (`post` for "PostgreSQL" and
+ * for its `postgr`).
+ */
+type PartlyTaken = Map<string, QuestionTerm[]>;
+
+function sameWritten(a: QuestionTerm, b: QuestionTerm): boolean {
+  return (a.fragment === true || b.fragment === true) && (a.term.includes(b.term) || b.term.includes(a.term));
+}
+
+function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, partly: PartlyTaken, identifiers: ReadonlySet<string>, called: ReadonlySet<string>): TermMatch | null {
   if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers, called) };
   // The whole name says "this is the function named so": only the same name matches it.
   if (field === "symbol") return null;
   let best: TermMatch | null = null;
   for (const word of words) {
     if (taken.has(`${field}\0${word}`)) continue;
+    if (partly.get(`${field}\0${word}`)?.some((other) => sameWritten(other, term))) continue;
     const quality = wordMatch(term, word);
     if (quality === 0) continue;
     // A partial match of an identifier in a body says no more than any word's does.
@@ -116,6 +128,7 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
 export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly names?: readonly string[]; readonly text?: string }, fields: FieldTerms): TermMatch[] {
   const out: TermMatch[] = [];
   const taken = new Set<string>();
+  const partly: PartlyTaken = new Map();
   const identifiers = writtenIdentifiers(question);
   const called = calledNames(question);
   for (const term of heaviestFirst(question.terms)) {
@@ -128,13 +141,17 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
     for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
       const words = fields[field];
       if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers, called))) continue;
-      const match = bestInField(term, field, words, taken, identifiers, called);
+      const match = bestInField(term, field, words, taken, partly, identifiers, called);
       if (match && (!best || match.strength > best.strength)) best = match;
     }
     if (best) {
       out.push(best);
       // A word matched whole is used up; a compound matched in part (`msg` of `sendmsg`) may hold another term.
       if (best.matched === best.term || best.strength === FIELD_STRENGTH[best.field]) taken.add(`${best.field}\0${best.matched}`);
+      else if (best.matched !== best.term) {
+        const key = `${best.field}\0${best.matched}`;
+        partly.set(key, [...(partly.get(key) ?? []), term]);
+      }
     }
   }
   // In question order, as before: explanations read like the question.

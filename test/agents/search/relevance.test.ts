@@ -152,6 +152,10 @@ describe("the relevance model", () => {
     const msg = parseQuestion("How is a message sent on a socket?");
     const both = matchTerms(msg, { name: words("sock", "sendmsg") });
     expect(both.map((m) => m.term).sort()).toEqual(["messag", "sent", "socket"].sort());
+    // But not a word the question writes and a fragment of that same word: `post` answers "PostgreSQL" once.
+    const postgres = parseQuestion("How does Flask pool connections to a PostgreSQL database?");
+    expect(postgres.terms.filter((t) => t.term.startsWith("postgr")).map((t) => [t.term, t.fragment === true])).toEqual([["postgr", true], ["postgresql", false]]);
+    expect(matchTerms(postgres, { name: words("post") }).map((m) => m.term)).toHaveLength(1);
   });
 
   it("scores a function that names the question above one that only sits near it, and nothing for no match", () => {
