@@ -70,17 +70,14 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     });
     const found = answers.filter((a): a is NonNullable<typeof a> => a !== null && a.result.leads.length > 0).sort((a, b) => b.result.leads.length - a.result.leads.length || a.scope.localeCompare(b.scope));
     decisions.push({ at: "start", detail: `${method} is a method: the ${others.length} other scopes were asked for calls through its class; ${found.length > 0 ? `${found.map((f) => f.scope).join(", ")} make them` : "none makes one"}` });
+    if (found.length > 0) stopped = "every scope calling it was asked";
     for (const { scope, answered, result } of found) {
       if (hops.length >= request.maxHops) {
         stopped = `hop budget of ${request.maxHops} spent`;
         break;
       }
-      const hop: TracedHop = { scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
-      hops.push(hop);
-      deps.onHop?.({ hop: hops.length, scope, agent: answered.agent, symbols: [] });
-      covered = addCallers(hop, result, { scope, through: null }, covered);
+      covered = addCallers(joinHop(deps, hops, scope, answered, args, result), result, { scope, through: null }, covered);
     }
-    if (found.length > 0 && hops.length <= request.maxHops && !stopped.startsWith("hop budget")) stopped = "every scope calling it was asked";
   }
   if (hops.length < request.maxHops) {
     // Its own scope's callers last, while the budget has a hop: the other scopes' are what the mesh adds.
@@ -90,9 +87,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
       const answered = await deps.expand(start.scope, args, { path: [deps.managerId], hops: 1, maxHops: request.maxHops });
       const result = parseExpandResult(answered.result);
       if (result.leads.length > 0) {
-        const hop: TracedHop = { scope: start.scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
-        hops.push(hop);
-        deps.onHop?.({ hop: hops.length, scope: start.scope, agent: answered.agent, symbols: [] });
+        const hop = joinHop(deps, hops, start.scope, answered, args, result);
         covered = addCallers(hop, result, { scope: start.scope, through: null }, covered);
         decisions.push({ at: "start", detail: `${start.scope}, which defines ${target}, calls it too: ${hop.steps.map((s) => s.symbol).join(", ")}` });
       }
@@ -123,8 +118,13 @@ function addCallers(hop: TracedHop, result: ExpandResult, ask: CallerAsk, covere
 async function expandFor(deps: TraceDeps, hops: TracedHop[], request: TraceRequest, scope: string, args: ExpandArgs): Promise<{ hop: TracedHop; result: ExpandResult }> {
   const answered = await deps.expand(scope, args, { path: [deps.managerId, ...hops.map((h) => h.agent)], hops: hops.length + 1, maxHops: request.maxHops });
   const result = parseExpandResult(answered.result);
+  return { hop: joinHop(deps, hops, scope, answered, args, result), result };
+}
+
+/** A scope's answer as the next hop of the record (its steps added by the caller), told to `onHop`. */
+function joinHop(deps: TraceDeps, hops: TracedHop[], scope: string, answered: { agent: string; failovers: number }, args: ExpandArgs, result: ExpandResult): TracedHop {
   const hop: TracedHop = { scope, agent: answered.agent, args, result, steps: [], failovers: answered.failovers };
   hops.push(hop);
   deps.onHop?.({ hop: hops.length, scope, agent: answered.agent, symbols: [] });
-  return { hop, result };
+  return hop;
 }
