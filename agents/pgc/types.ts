@@ -38,6 +38,11 @@ export interface CodeSymbol {
   returns?: string;
   /** The enclosing class or namespace, e.g. "Widget" for a method, "zmq::detail" in C++. */
   container?: string;
+  /**
+   * Python: defined in the `except` clause of a `try` that imports the same name from this module (an
+   * optional dependency's stand-in). Where that import resolves, calls of the name are the import's.
+   */
+  fallback_of?: string;
   /** Structs, unions, classes, interfaces, enums: number of fields, members or enumerators. */
   members?: number;
   /** Lines of the doc comment or docstring, when `doc` is not empty. */

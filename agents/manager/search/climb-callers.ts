@@ -84,6 +84,15 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   return found.filter((c): c is Climbed => c !== null).sort((a, b) => bearing(b) - bearing(a))[0] ?? null;
 }
 
+const CONSTRUCTORS = new Set(["__init__", "constructor"]);
+
+/** The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`). */
+export function calledAs(symbol: string): string {
+  const parts = symbol.split(".");
+  const last = parts.at(-1) ?? symbol;
+  return parts.length > 1 && CONSTRUCTORS.has(last) ? (parts.at(-2) as string) : last;
+}
+
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 
 export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, outcome: TraceOutcome, maxHops: number): Promise<TraceOutcome> {
@@ -104,7 +113,7 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
   }
   const needed = CLIMB_SHARE * startRelevance;
   for (let climbed = 0; climbed < MAX_CLIMB; climbed++) {
-    const name = current.symbol.slice(current.symbol.lastIndexOf(".") + 1);
+    const name = calledAs(current.symbol);
     const here = await callerIn(deps, question, scope, name, null, inChain, maxHops);
     let best = here && relevance(question, here.step.matches) >= needed ? here : null;
     if (!best) {

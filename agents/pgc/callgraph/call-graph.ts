@@ -24,6 +24,8 @@ export interface GraphNode {
   line_start: number;
   line_end: number;
   terms: NodeFieldTerms;
+  /** A Python stand-in for a failed import (CodeSymbol.fallback_of): never where a question starts. */
+  fallback?: true;
 }
 
 export { fieldCalled, type BindingSite };
@@ -120,6 +122,7 @@ export class CallGraph {
         qualified,
         kind: symbol.kind,
         ...(symbol.container ? { container: symbol.container } : {}),
+        ...(symbol.fallback_of !== undefined ? { fallback: true as const } : {}),
         file_path: symbol.file_path,
         line_start: symbol.line_start,
         line_end: symbol.line_end,

@@ -3,6 +3,8 @@
 //     "./m.js"; m.f()`, Python `from .util import f`): its module-level definition in that file, if any.
 //  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
 //     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
+//     (A Python stand-in for an optional import, `except ImportError: def x(…)`, never gets here when the
+//     import leaves the scope: the call is that import's exit, cross-scope-calls.ts.)
 //  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`): the method `m` of the
 //     caller's class, else of the classes it derives from, else of its file, else the scope's methods
 //     named `m`; and the overrides of `m` in

@@ -1,5 +1,6 @@
 // Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
 import { crossScopeCalls } from "../parse/cross-scope-calls.js";
+import { outcomeKey } from "../parse/link-imports.js";
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
 import { OVERLAYS } from "../types.js";
 import { coherenceDocs } from "./coherence-overlay.js";
@@ -64,7 +65,10 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     previous: input.previousImportLinks ?? null,
   });
   const references = [...linked.references, ...crossScopeCalls(parsed, linked.outcomes)].sort(byLocation);
-  const symbols = parsed.flatMap((file) => file.symbols);
+  // A stand-in for a standard module's accelerator (`except ImportError: def getencoding()` after `from
+  // _locale import getencoding`) is the only code of the name there is to read: it stays an ordinary definition.
+  const standIn = (symbol: CodeSymbol) => symbol.fallback_of !== undefined && linked.outcomes.get(outcomeKey(symbol.file_path, symbol.fallback_of)) !== "standard";
+  const symbols = parsed.flatMap((file) => file.symbols).map((symbol) => (symbol.fallback_of === undefined || standIn(symbol) ? symbol : withoutFallback(symbol)));
   const history = input.history ?? null;
   const fileDocs = input.extractions.flatMap((extraction) => extraction.docs);
   const ids = new DocIdAllocator();
@@ -97,6 +101,11 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     importLinks: memory,
     stats: statsOf(files, parsed.filter((file) => file.has_syntax_errors).length, symbols, calls, linked.imports, references, docs),
   };
+}
+
+function withoutFallback(symbol: CodeSymbol): CodeSymbol {
+  const { fallback_of: _, ...rest } = symbol;
+  return rest;
 }
 
 function statsOf(

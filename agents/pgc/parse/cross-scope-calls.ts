@@ -15,7 +15,8 @@ export function crossScopeCalls(
   outcomes: ReadonlyMap<string, ImportOutcome>,
 ): CrossScopeReference[] {
   const defined = new Set<string>();
-  for (const file of parsed) for (const symbol of file.symbols) defined.add(symbol.name);
+  // A stand-in defined for a failed import (`except ImportError: def x(…)`) does not hide the import.
+  for (const file of parsed) for (const symbol of file.symbols) if (symbol.fallback_of === undefined) defined.add(symbol.name);
   const references: CrossScopeReference[] = [];
   for (const file of parsed) {
     const cFamily = file.language === "c" || file.language === "cpp";

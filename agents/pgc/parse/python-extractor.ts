@@ -10,6 +10,7 @@ import { candidateNames, moduleMember, type ImportBindings } from "./import-bind
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
+import { fallbackOf } from "./python-fallbacks.js";
 import { readFromImport, readImport } from "./python-imports.js";
 import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
@@ -109,6 +110,7 @@ function onFunction(state: PythonState, node: Node): void {
   const returns = node.childForFieldName("return_type")?.text ?? returnedClass(node, "python");
   if (!inClass) ctx.definedInside(name, node);
   const container = inClass ? ctx.stack.containers().at(-1) : undefined;
+  const fallback = inClass ? null : fallbackOf(outer, name);
   if (container && outer !== node && outer.namedChildren.some((d) => d?.type === "decorator" && PROPERTY_DECORATOR.test(d.text))) state.properties.define(container, name);
   ctx.addSymbol(outer, {
     name,
@@ -117,6 +119,7 @@ function onFunction(state: PythonState, node: Node): void {
     params: params.length - receiver,
     ...(returns ? { returns } : {}),
     ...(container ? { container } : {}),
+    ...(fallback !== null ? { fallback_of: fallback } : {}),
   }, docFor(ctx, outer, body));
   ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
@@ -128,11 +131,13 @@ function onClass(state: PythonState, node: Node): void {
   const outer = decoratedOuter(node);
   const body = node.childForFieldName("body");
   const members = realChildren(body).filter((child) => /^(function_definition|decorated_definition)$/.test(child.type));
+  const fallback = fallbackOf(outer, name);
   ctx.addSymbol(outer, {
     name,
     kind: "class",
     signature: headText(ctx.content, node, body),
     members: members.length,
+    ...(fallback !== null ? { fallback_of: fallback } : {}),
   }, docFor(ctx, outer, body));
   ctx.stack.push({ name, kind: "container", endIndex: node.endIndex, node });
 }
