@@ -163,7 +163,7 @@ export async function chooseExit(
     : best
       ? best.value < FOLLOW_THRESHOLD
         ? `no exit from ${scope} bears on the question enough to follow (best: ${best.lead.exit?.target} ${fmt(best.value)} < ${FOLLOW_THRESHOLD})`
-        : `the best path in ${scope} covers more of the question (${fmt(stay)}) than any exit leads to (best: ${best.lead.exit?.target}, ${fmt(best.reach)})`
+        : `the best path in ${scope} covers more of the question (${fmt(stay)}) than any exit leads to (${looked.map((p) => `${p.lead.exit?.target} ${fmt(p.reach)}`).join(", ")})`
       : `${scope}'s paths leave it by no call another scope defines`;
   decisions.push({ at: "end", detail: stop });
   return { probe: null, decisions, stop };
