@@ -1,7 +1,7 @@
 // A question answered by the call-graph search: parse it once, find its start in one fan-out round, trace
 // the chain (forward, or backwards for "who calls"), check every step, and return the traced path with the
 // hop records, the decisions and the safety block of every multi-hop answer.
-import { parseQuestion } from "../../search/question.js";
+import { parseQuestion, type ParsedQuestion } from "../../search/question.js";
 import { CODE_USE_STRENGTH, DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import { checkChain, type ChainCheck } from "../validation/index.js";
 import type { HashSources } from "../validation/hash-check.js";
@@ -11,7 +11,7 @@ import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
 import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
-import { climbCallers } from "../search/climb-callers.js";
+import { climbCallers, namedByQuestion } from "../search/climb-callers.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
@@ -72,6 +72,26 @@ export interface SearchAnswerRequest {
   from?: string;
   to?: string;
   maxHops: number;
+}
+
+/**
+ * Which start's chain answers: the one covering most of the question, less DEPTH_COST a step (a long chain
+ * that picks up words on its way, a BPF redirect back to dev_queue_xmit, does not beat a short one from the
+ * function the question names), times its start's place prior (test code, outside the public surface) as
+ * the start was weighed. A later start must beat an earlier one by COVERAGE_TIE; and of chains worth the
+ * same, the one from a function the question writes as code (`exit()`) wins: the question says it starts
+ * there. A class it names (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
+ */
+export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps">[]): { best: number; byName: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps">, i: number) => number } {
+  const value = (o: Pick<TraceOutcome, "coverage" | "steps">, i: number) => (o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1)) * (starts[i]?.prior ?? 1);
+  let best = 0;
+  for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
+  const named = (i: number) => starts[i]?.kind !== "class" && namedByQuestion(question, starts[i]?.matches ?? []);
+  if (!named(best)) {
+    const tied = traced.findIndex((o, i) => named(i) && value(o, i) >= value(traced[best] as TraceOutcome, best) - COVERAGE_TIE);
+    if (tied >= 0) return { best: tied, byName: true, value };
+  }
+  return { best, byName: false, value };
 }
 
 function startDecision(start: ScoredCandidate, candidates: readonly ScoredCandidate[], from: string | undefined): SearchDecision {
@@ -177,15 +197,10 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
       const starts = startBeam(anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
-      // Each step costs DEPTH_COST, as inside a scope: a long chain that picks up words on its way (a BPF
-      // redirect back to dev_queue_xmit) does not beat a short one from the function the question names.
-      // The start's place prior (test code, outside the public surface) weighs its chain as it weighed the start.
-      const value = (o: TraceOutcome, i: number) => (o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1)) * (starts[i]?.prior ?? 1);
-      let best = 0;
-      for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
+      const { best, byName, value } = bestStart(round.question, starts, traced);
       outcome = await climbCallers(deps, round.question, traced[best] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[best] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}` });
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}` });
     }
   }
   decisions.push(...outcome.decisions);

@@ -37,7 +37,7 @@ function searchStepOf(hops: readonly TracedHop[], step: ChainStep): SearchStep |
 }
 
 /** The question writes the step's whole name as code (`How does e1000_setup_ring allocate…`): it says where the chain begins. */
-function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): boolean {
+export function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): boolean {
   return matches.some((m) => m.field === "symbol" && question.terms.some((t) => t.term === m.term && t.name));
 }
 

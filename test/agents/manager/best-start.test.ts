@@ -1,0 +1,44 @@
+// Which start's chain answers: the one worth most (coverage less 0.02 a step, times its place prior), an
+// earlier start keeping ties within 0.02 — unless a start within 0.02 is a function the question writes as
+// code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
+// their names), the questions parsed as the manager parses them.
+import { describe, expect, it } from "vitest";
+import { bestStart } from "../../../agents/manager/answer/answer-question.js";
+import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { matchTerms, relevance } from "../../../agents/search/relevance.js";
+import { tokenize } from "../../../agents/pgc/retrieval/index.js";
+
+function candidate(question: ReturnType<typeof parseQuestion>, symbol: string, kind = "function"): ScoredCandidate {
+  const matches = matchTerms(question, { symbol: new Set([symbol.toLowerCase()]), name: new Set(tokenize(symbol)) });
+  return { scope: "kernel", symbol, qualified: symbol, kind, file_path: "kernel/exit.c", line_start: 1, line_end: 9, matches, score: relevance(question, matches), prior: 1, why: "" };
+}
+
+const chain = (coverage: number, steps: number) => ({ coverage, steps: Array.from({ length: steps }, () => null as never) });
+
+describe("bestStart", () => {
+  const question = parseQuestion("When a process calls exit(), how is its parent, blocked in wait(), woken up?");
+  const starts = [candidate(question, "forget_original_parent"), candidate(question, "exit_thread"), candidate(question, "exit")];
+
+  it("takes, of chains worth the same, the one from the function the question writes as code", () => {
+    const picked = bestStart(question, starts, [chain(0.5, 4), chain(0.3, 2), chain(0.5, 4)]);
+
+    expect(picked).toMatchObject({ best: 2, byName: true });
+    expect(starts[picked.best]?.symbol).toBe("exit");
+  });
+
+  it("keeps the better chain when the named start's is worth clearly less", () => {
+    const picked = bestStart(question, starts, [chain(0.6, 4), chain(0.3, 2), chain(0.5, 4)]);
+
+    expect(picked).toMatchObject({ best: 0, byName: false });
+    expect(picked.value(chain(0.6, 4), 0)).toBeCloseTo(0.54, 10);
+  });
+
+  it("lets a later start win only by more than 0.02, and does not count a class the question names as where it starts", () => {
+    const classQuestion = parseQuestion("How does ProcessPoolExecutor start worker processes when work is submitted?");
+    const classStarts = [candidate(classQuestion, "submit"), candidate(classQuestion, "ProcessPoolExecutor", "class")];
+
+    expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.79, 3)])).toMatchObject({ best: 0, byName: false });
+    expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.85, 3)])).toMatchObject({ best: 1, byName: false });
+  });
+});
