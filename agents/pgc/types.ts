@@ -39,6 +39,11 @@ export interface CodeSymbol {
   /** The enclosing class or namespace, e.g. "Widget" for a method, "zmq::detail" in C++. */
   container?: string;
   /**
+   * TS/JS: the own name of a named function expression bound to `name` (`const inputMiddleware = function
+   * inputValidatorMiddleware(…)`), which stack traces and readers use: matched as the name is.
+   */
+  also_named?: string;
+  /**
    * Python: defined in the `except` clause of a `try` that imports the same name from this module (an
    * optional dependency's stand-in). Where that import resolves, calls of the name are the import's.
    */

@@ -31,8 +31,8 @@ export function pathTerms(path: string): { file: ReadonlySet<string>; dir: Reado
 export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
   const { file, dir } = pathTerms(symbol.file_path);
   return {
-    symbol: new Set([symbol.name.toLowerCase()]),
-    name: termsOf(symbol.name),
+    symbol: new Set([symbol.name.toLowerCase(), ...(symbol.also_named ? [symbol.also_named.toLowerCase()] : [])]),
+    name: symbol.also_named ? new Set([...termsOf(symbol.name), ...termsOf(symbol.also_named)]) : termsOf(symbol.name),
     container: termsOf(symbol.container ?? ""),
     file,
     dir,

@@ -98,8 +98,11 @@ function innermostClass({ ctx }: TsState): string | undefined {
 }
 
 function addFunction(state: TsState, node: Node, outer: Node, name: string, kind: SymbolKind, fn: Node): void {
+  // `const inputMiddleware = async function inputValidatorMiddleware(opts) { … }`: the expression's own name too.
+  const own = fn !== node && fn.type === "function_expression" ? fn.childForFieldName("name")?.text : undefined;
   state.ctx.addSymbol(outer, {
     name,
+    ...(own && own !== name ? { also_named: own } : {}),
     kind,
     signature: headText(state.ctx.content, outer, fn.childForFieldName("body")),
     params: realChildren(fn.childForFieldName("parameters")).length,

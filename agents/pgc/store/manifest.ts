@@ -25,7 +25,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 17: a method call through what a function of the scope returns (`self.get_signing_serializer(app).dumps(…)`, `conn = make_conn(); conn.send()`) records that function, and Python/TS functions without an annotation record the one class their `return`s construct. */
 /** 18: a method call through a module-level variable the file builds (`_default_encoder = JSONEncoder(…)`) names its class; a local of the calling function hides it. */
 /** 19: a Python definition in the `except` of a `try` importing the same name is a stand-in (`fallback_of`): calls of the name leave the scope by the import. */
-export const STORE_VERSION = 19;
+/** 20: a TS/JS named function expression bound to a variable keeps its own name too (`also_named`). */
+export const STORE_VERSION = 20;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

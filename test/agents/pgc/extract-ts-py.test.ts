@@ -5,6 +5,10 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { extractFile, extractScope, type ScopeExtractionResult } from "../../../agents/pgc/overlays/index.js";
 import { PY_SMALL_DIR, TS_SMALL_DIR } from "../../fixtures/fixture-paths.js";
+import { fieldTermsOf } from "../../../agents/pgc/callgraph/node-terms.js";
+import type { CodeSymbol } from "../../../agents/pgc/types.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { matchTerms } from "../../../agents/search/relevance.js";
 
 let ts: ScopeExtractionResult;
 let py: ScopeExtractionResult;
@@ -184,6 +188,31 @@ describe("TypeScript", () => {
       ["wrapper", "retry", 2],
       ["f", "wrapper", 3],
     ]);
+  });
+
+  it("keeps a named function expression's own name beside the variable's, and matches a question by either", async () => {
+    const content = [
+      "export function createInputMiddleware(parse) {",
+      "  const inputMiddleware: AnyMiddlewareFunction =",
+      "    async function inputValidatorMiddleware(opts) {",
+      "      return opts.next({ input: await parse(opts.input) });",
+      "    };",
+      "  return inputMiddleware;",
+      "}",
+      "export const handler = function handler(req) { return req; };",
+      "export const plain = () => 1;",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/middleware.ts", content });
+    expect(parsed.symbols.map((s) => [s.name, s.also_named, s.line_start])).toEqual([
+      ["createInputMiddleware", undefined, 1],
+      ["inputMiddleware", "inputValidatorMiddleware", 2],
+      ["handler", undefined, 8],
+      ["plain", undefined, 9],
+    ]);
+    const terms = fieldTermsOf(parsed.symbols[1] as CodeSymbol);
+    expect([...terms.symbol]).toEqual(["inputmiddleware", "inputvalidatormiddleware"]);
+    const question = parseQuestion("Where is the input validated?");
+    expect(matchTerms(question, terms).map((m) => [m.term, m.field])).toEqual(expect.arrayContaining([["valid", "name"]]));
   });
 
   it("takes reading a property of the object's own class as calling its getter", async () => {
