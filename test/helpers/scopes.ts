@@ -5,6 +5,8 @@ import { dirname, join } from "node:path";
 import pino from "pino";
 import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
+import { ScopeMap } from "../../agents/manager/scope-map.js";
+import type { ScopeFacts } from "../../topology/index.js";
 
 /** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/`. */
 export async function openScopes(dir: string, sources: Record<string, Record<string, string>>): Promise<Map<string, Pgc>> {
@@ -21,4 +23,17 @@ export async function openScopes(dir: string, sources: Record<string, Record<str
     scopes.set(scope, new Pgc(scope, paths, opened));
   }
   return scopes;
+}
+
+/**
+ * The manager's map of the code built from these facts, as the scopes' workers would report them (a stand-in
+ * for the bus only: each request returns the scope's facts).
+ */
+export async function scopeMapOf(facts: readonly ScopeFacts[]): Promise<ScopeMap> {
+  const byScope = new Map(facts.map((f) => [f.scope, f]));
+  const node = { peersVersion: 0, request: async (id: string) => byScope.get(id) };
+  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => facts.map((f) => ({ scope: f.scope, index_revision: "r" })) };
+  const map = new ScopeMap(node as never, directory as never, pino({ level: "silent" }));
+  await map.refresh();
+  return map;
 }

@@ -2,7 +2,7 @@
 // the one whose owner the entry round found most promising), each valued by what its owner's best path adds,
 // and followed only if the chain through it covers at least as much as staying does.
 import { parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
-import { cover, coverageShare, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
+import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { asModuleExit, chainedConstructions, ownersOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
@@ -93,6 +93,40 @@ function ownerPotential(request: TraceRequest, result: ExpandResult, before: Cov
   };
 }
 
+/** Exits looked through when the chain would otherwise stop: the owners that add nothing themselves, best first, and their exits each. */
+export const PASS_THROUGH_BEAM = 2;
+
+/**
+ * When no exit is worth following by what its owner's best path adds, an owner may still pass the chain on:
+ * `notify_change` names nothing of "an ext4 file shrunk with truncate()", but calls the file system's
+ * `setattr`, where ext4's code is. For the best PASS_THROUGH_BEAM looked-into exits whose owner adds
+ * nothing, its own best exits (PASS_THROUGH_BEAM of them) are looked into in turn; the first exit is followed
+ * when one of those leads further than staying does by more than the two hops' cost (DEPTH_COST each), and
+ * the chain then goes on by that exit (`then`). At most 4 more requests, only where the chain would end.
+ */
+async function passThrough(deps: TraceDeps, request: TraceRequest, result: ExpandResult, looked: readonly Probe[], before: Coverage, visited: ReadonlySet<string>, scope: string, hops: readonly TracedHop[], stay: number): Promise<{ probe: Probe; next: Probe } | null> {
+  const through = looked.filter((p) => p.adds < FOLLOW_THRESHOLD && p.result.leads.some((l) => l.exit)).slice(0, PASS_THROUGH_BEAM);
+  const pending: Promise<{ probe: Probe; next: Probe | { failed: string } }>[] = [];
+  for (const probe of through) {
+    const after = coveredAfter(result, probe.lead, before);
+    const exits = probe.result.leads.filter((l) => l.exit).slice(0, PASS_THROUGH_BEAM * 2);
+    let taken = 0;
+    for (const original of exits) {
+      if (taken >= PASS_THROUGH_BEAM) break;
+      const exit = asModuleExit(original.exit as NonNullable<SearchLead["exit"]>, deps.ownership);
+      const owners = ownersOfExit(exit, probe.owner, deps, request.scopeScores);
+      const owner = "none" in owners ? undefined : owners.scopes.find((o) => o !== scope && !visited.has(o) && o !== probe.owner);
+      if (!owner) continue;
+      taken++;
+      const lead = exit === original.exit ? original : { ...original, exit };
+      pending.push(lookAhead(deps, request, lead, owner, probe.result, after, [...hops, { scope: probe.owner, agent: probe.agent } as TracedHop]).then((next) => ({ probe, next })));
+    }
+  }
+  // Two more hops must be paid for, as any step is (DEPTH_COST each).
+  const found = (await Promise.all(pending)).filter((f): f is { probe: Probe; next: Probe } => !("failed" in f.next) && f.next.reach > stay + 2 * DEPTH_COST && f.next.value >= FOLLOW_THRESHOLD);
+  return found.sort((a, b) => b.next.reach - a.next.reach)[0] ?? null;
+}
+
 export async function chooseExit(
   deps: TraceDeps,
   request: TraceRequest,
@@ -102,7 +136,7 @@ export async function chooseExit(
   visited: ReadonlySet<string>,
   plan: string[] | null,
   hops: readonly TracedHop[],
-): Promise<{ probe: Probe | null; decisions: SearchDecision[]; stop: string }> {
+): Promise<{ probe: Probe | null; decisions: SearchDecision[]; stop: string; then?: Probe }> {
   const decisions: SearchDecision[] = [];
   if (request.to && scope === request.to) return { probe: null, decisions, stop: `reached ${scope}` };
   const wanted = plan?.[hops.length] ?? null;
@@ -147,16 +181,25 @@ export async function chooseExit(
   // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
   // chain through it covers at least as much of the question as that path does.
   const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
-  const followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && best.reach >= stay)) ? best : null;
+  let followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && best.reach >= stay)) ? best : null;
+  let passedOn: { probe: Probe; next: Probe } | null = null;
+  if (!followed && wanted === null && hops.length + 2 <= request.maxHops) {
+    passedOn = await passThrough(deps, request, result, looked, before, visited, scope, hops, stay);
+    followed = passedOn?.probe ?? null;
+  }
   if (followed) {
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
     const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
-    const reason = wanted !== null ? `the planned route goes to ${wanted}` : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
+    const reason = wanted !== null
+      ? `the planned route goes to ${wanted}`
+      : passedOn
+        ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})`
+        : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
     const bound = followed.result.bound_at;
     const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
-    return { probe: followed, decisions, stop: "" };
+    return { probe: followed, decisions, stop: "", ...(passedOn ? { then: passedOn.next } : {}) };
   }
   const stop = wanted !== null
     ? `no call from ${scope} into ${wanted}, the next scope of the planned route`

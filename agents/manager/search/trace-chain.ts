@@ -114,6 +114,7 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
   let fileHint: { file_path: string; line: number } | null = { file_path: request.start.file_path, line: request.start.line_start };
   // The next hop's expansion when a look-ahead already asked for it.
   let pending: Probe | null = null;
+  let committed: Probe | null = null;
   let stopped = "";
   while (next) {
     if (hops.length >= request.maxHops) {
@@ -136,7 +137,9 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       stopped = `${next.scope} does not define ${next.symbol} as a function it can follow`;
       break;
     }
-    const choice = await chooseExit(deps, request, result, next.scope, covered, visited, plan, hops);
+    // A scope the chain passes through on its way (choose-exit.ts, passThrough) goes on by the exit chosen then.
+    const choice: Awaited<ReturnType<typeof chooseExit>> = committed && result.leads.includes(committed.lead) ? { probe: committed, decisions: [{ at: "exit" as const, detail: `left ${next.scope} by ${committed.lead.exit?.target} (${committed.lead.exit?.call_site.file_path}:${committed.lead.exit?.call_site.line}) into ${committed.owner}, as chosen when the chain entered ${next.scope}` }], stop: "" } : await chooseExit(deps, request, result, next.scope, covered, visited, plan, hops);
+    committed = choice.then ?? null;
     const lead = choice.probe?.lead ?? bestEnding(result);
     const callSites = lead.path.map((_, i) => (i === 0 ? next?.callSite ?? null : (lead.call_sites[i - 1] ?? null)));
     for (const [i, index] of lead.path.entries()) {

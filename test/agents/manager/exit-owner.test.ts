@@ -2,8 +2,7 @@
 // module the caller imported it from — a package or dotted name by its path, a relative import from the
 // caller's file, a directory's index by everything in the directory (where its re-exports come from).
 import { describe, expect, it } from "vitest";
-import pino from "pino";
-import { ScopeMap } from "../../../agents/manager/scope-map.js";
+import { scopeMapOf } from "../../helpers/scopes.js";
 import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
@@ -21,14 +20,7 @@ const FACTS: ScopeFacts[] = [
   { scope: "fs-fat", paths: ["fs/fat/"], symbols: ["fat_write_iter"], references: [], fields: ["write_iter"] },
 ];
 
-async function scopeMap(): Promise<ScopeMap> {
-  const byScope = new Map(FACTS.map((f) => [f.scope, f]));
-  const node = { peersVersion: 0, request: async (id: string) => byScope.get(id) };
-  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => FACTS.map((f) => ({ scope: f.scope, index_revision: "r" })) };
-  const map = new ScopeMap(node as never, directory as never, pino({ level: "silent" }));
-  await map.refresh();
-  return map;
-}
+const scopeMap = () => scopeMapOf(FACTS);
 
 function exit(target: string, module: string | undefined, file: string): NonNullable<SearchLead["exit"]> {
   return { target, callee: target, ...(module ? { module } : {}), via: "reference", call_site: { file_path: file, line: 1, text: `${target}()`, sha256: "0".repeat(64) }, matches: [] };

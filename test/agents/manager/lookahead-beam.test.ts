@@ -6,17 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pino from "pino";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes } from "../../helpers/scopes.js";
+import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { entryRound } from "../../../agents/manager/entry/entry-round.js";
 import { LOOKAHEAD_BEAM, traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
-import { ScopeMap } from "../../../agents/manager/scope-map.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 
-const logger = pino({ level: "silent" });
 let dir: string;
 let scopes: Map<string, Pgc>;
 
@@ -67,14 +64,7 @@ const FACTS: ScopeFacts[] = [
   { scope: "pool", paths: ["pool/"], symbols: ["ConnectionPool", "urlopen", "_take_connection", "write"], references: [] },
 ];
 
-async function scopeMap(): Promise<ScopeMap> {
-  const byScope = new Map(FACTS.map((f) => [f.scope, f]));
-  const node = { peersVersion: 0, request: async (id: string) => byScope.get(id) };
-  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => FACTS.map((f) => ({ scope: f.scope, index_revision: "r" })) };
-  const map = new ScopeMap(node as never, directory as never, logger);
-  await map.refresh();
-  return map;
-}
+const scopeMap = () => scopeMapOf(FACTS);
 
 async function trace(text: string, withCandidates: boolean): Promise<TraceOutcome> {
   const question = parseQuestion(text);

@@ -1,0 +1,92 @@
+// A scope the chain passes through: when no exit is worth following by what its owner's best path adds, an
+// owner that names nothing of the question may still call into the scope that holds it (`notify_change` on
+// the way from a truncate to ext4's `ext4_setattr`, through a call that names no word of the question). Python parsed for real, each scope's own search.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
+import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { entryRound } from "../../../agents/manager/entry/entry-round.js";
+import { traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import type { ScopeFacts } from "../../../topology/index.js";
+import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+
+let dir: string;
+let scopes: Map<string, Pgc>;
+
+const SOURCES: Record<string, Record<string, string>> = {
+  vfs: {
+    "vfs/open.py": ["from core.attr import notify_change", "", "def shrink_file(path, size):", '    """Shrinks a file to a new size."""', "    return notify_change(path, size)", ""].join("\n"),
+  },
+  core: {
+    "core/attr.py": ["from impl.inode import apply_size", "", "def notify_change(path, size):", "    return apply_size(path, size)", ""].join("\n"),
+  },
+  impl: {
+    "impl/inode.py": [
+      "def apply_size(path, size):",
+      '    """Frees the extent blocks of an ext file past its new end."""',
+      "    return ext_free_extents(path, size)",
+      "",
+      "def ext_free_extents(path, size):",
+      '    """Returns the extent blocks to the free block bitmap."""',
+      "    return size",
+      "",
+    ].join("\n"),
+  },
+};
+
+const FACTS: ScopeFacts[] = [
+  { scope: "vfs", paths: ["vfs/"], symbols: ["shrink_file"], references: [] },
+  { scope: "core", paths: ["core/"], symbols: ["notify_change"], references: [] },
+  { scope: "impl", paths: ["impl/"], symbols: ["apply_size", "ext_free_extents"], references: [] },
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mesh-pass-through-"));
+  scopes = await openScopes(dir, SOURCES);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const scopeMap = () => scopeMapOf(FACTS);
+
+async function trace(text: string, maxHops = 6): Promise<{ traced: TraceOutcome; asked: string[] }> {
+  const question = parseQuestion(text);
+  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+  const start = round.candidates.find((c) => c.symbol === "shrink_file");
+  if (!start) throw new Error("shrink_file is no entry candidate");
+  const asked: string[] = [];
+  const deps = {
+    managerId: "manager",
+    ownership: await scopeMap(),
+    graph: { nodes: [], edges: [] } as never,
+    expand: async (scope: string, args: ExpandArgs) => {
+      asked.push(`${scope}:${args.from.symbol}`);
+      return { result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 };
+    },
+  };
+  return { traced: await traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops, candidates: round.candidates }), asked };
+}
+
+describe("a scope the chain passes through", () => {
+  it("is followed when what it calls leads further into the question than staying, and the chain goes on by that call", async () => {
+    const { traced } = await trace("When a file shrinks, how are its extent blocks freed?");
+
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["vfs:shrink_file", "core:notify_change", "impl:apply_size", "impl:ext_free_extents"]);
+    expect(traced.steps[2]?.call_site).toMatchObject({ file_path: "core/attr.py", line: 4, text: "    return apply_size(path, size)" });
+    const exits = traced.decisions.filter((d) => d.at === "exit").map((d) => d.detail);
+    expect(exits[0]).toMatch(/^left vfs by notify_change \(vfs\/open\.py:5\) into core: core adds nothing itself \([\d.]+\), but passes the chain on by apply_size \(core\/attr\.py:4\) into impl, which leads to [\d.]+ of the question, more than staying \([\d.]+\)/);
+    expect(exits[1]).toBe("left core by apply_size (core/attr.py:4) into impl, as chosen when the chain entered core");
+  });
+
+  it("is not followed when nothing past it bears on the question, nor when the hop budget has no room for two more hops", async () => {
+    const unrelated = await trace("How does a file shrink?");
+    expect(unrelated.traced.steps.map((s) => s.symbol)).toEqual(["shrink_file"]);
+
+    const short = await trace("When a file shrinks, how are its extent blocks freed?", 2);
+    expect(short.traced.steps.map((s) => s.scope)).toEqual(["vfs"]);
+    expect(short.asked).not.toContain("impl:apply_size");
+  });
+});
