@@ -131,6 +131,10 @@ export function parseQuestion(text: string): ParsedQuestion {
   const called = intent === "callers" ? calledName(text) : null;
   const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(text)])];
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
+  // The words of a longer name (`respons` of `responseSchema`), not the whole name and not a one-word name (`write()`).
+  const wholes = new Set(names.flatMap((name) => [name.toLowerCase(), lastPart(name).toLowerCase()]));
+  const single = new Set(names.map((name) => tokenize(name)).filter((parts) => parts.length === 1).flat());
+  const partsOnly = new Set([...nameTerms].filter((t) => !single.has(t) && !wholes.has(t)));
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
   for (const { term, fragment } of questionTokens(text, names)) {
@@ -143,7 +147,10 @@ export function parseQuestion(text: string): ParsedQuestion {
     }
     seen.add(term);
     const name = nameTerms.has(term);
-    const weight = positionPrior(terms.length) * (name ? NAME_TERM_PRIOR : 1);
+    // A word of a longer name (`respons` of `responseSchema`) is that name's: the whole name, a term of its
+    // own below, carries the name's weight, and its words count as plain words.
+    const own = name && !partsOnly.has(term);
+    const weight = positionPrior(terms.length) * (own ? NAME_TERM_PRIOR : 1);
     terms.push({ term, forms: [...termForms(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so

@@ -103,8 +103,9 @@ function sameWritten(a: QuestionTerm, b: QuestionTerm): boolean {
 
 function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, partly: PartlyTaken, identifiers: ReadonlySet<string>, called: ReadonlySet<string>): TermMatch | null {
   if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers, called) };
-  // The whole name says "this is the function named so": only the same name matches it.
-  if (field === "symbol") return null;
+  // The whole name says "this is the function named so": only the same name matches it. A name of several
+  // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too.
+  if (field === "symbol" || identifiers.has(term.term)) return null;
   let best: TermMatch | null = null;
   for (const word of words) {
     if (taken.has(`${field}\0${word}`)) continue;

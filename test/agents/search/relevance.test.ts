@@ -15,19 +15,30 @@ describe("parseQuestion", () => {
     expect(q.intent).toBe("how");
   });
 
-  it("weighs the subject first and a written code name double", () => {
+  it("weighs the subject first and a written code name double; the words of a longer name as plain words", () => {
     const q = parseQuestion("How does tcp_sendmsg queue data?");
-    const [first, ...rest] = q.terms;
-    expect(first?.name).toBe(true);
-    expect(first?.weight).toBe(positionPrior(0) * 2);
-    expect(rest.every((t) => t.weight < (first?.weight ?? 0))).toBe(true);
+    const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
+    // The name's words come first, then the whole name, which weighs double where it stands.
+    expect(q.terms.map((t) => t.term).slice(0, 3)).toEqual(["tcp", "sendmsg", "tcp_sendmsg"]);
+    expect(q.terms.find((t) => t.term === "tcp_sendmsg")).toMatchObject({ name: true, weight: positionPrior(2) * 2 });
+    // `tcp` and `sendmsg` are the name's words: the whole name carries its weight, not each word again.
+    expect(weight("tcp")).toBe(positionPrior(0));
+    expect(weight("sendmsg")).toBe(positionPrior(1));
+    expect(q.terms.filter((t) => t.term !== "tcp_sendmsg").every((t) => (t.weight ?? 0) < (weight("tcp_sendmsg") ?? 0))).toBe(true);
+    // Only the words match in part: the whole name matches a function named so, or a body using it.
+    const flag = parseQuestion("How is E1000_COPYBREAK used?");
+    const matches = matchTerms(flag, { name: new Set(["e1000", "clean", "rx", "irq", "e1000_clean_rx_irq"]), body: new Set(["e1000_copybreak"]) });
+    expect(matches.map((m) => [m.term, m.field, m.matched])).toEqual(expect.arrayContaining([["e1000", "name", "e1000"], ["e1000_copybreak", "body", "e1000_copybreak"]]));
+    // A one-word name (`write()`) is its own word: double.
+    const called = parseQuestion("How does write() reach the page cache?");
+    expect(called.terms.find((t) => t.term === "write")).toMatchObject({ name: true, weight: positionPrior(0) * 2 });
   });
 
   it("weighs a written code name's whole name where the question writes it, not after every other word", () => {
     const q = parseQuestion("How does requests.get end up sending the request through urllib3's connection pool?");
     const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
     // The qualified name weighs as the subject the name opens the question with.
-    expect(weight("requests.get")).toBe(weight("request"));
+    expect(weight("requests.get")).toBe(2 * (weight("request") ?? 0));
     expect(weight("requests.get")).toBeGreaterThan(weight("urllib3") ?? 0);
   });
 
