@@ -189,7 +189,7 @@ export async function chooseExit(
   }
   if (followed) {
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
-    const others = looked.slice(1).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
+    const others = looked.filter((p) => p !== followed).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
     const reason = wanted !== null
       ? `the planned route goes to ${wanted}`
