@@ -3,74 +3,18 @@
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdge } from "../types.js";
 import { FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
-import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
+import { Reexports, relativeModule } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
-import { fieldTermsOf, type NodeFieldTerms } from "./node-terms.js";
+import { fieldTermsOf } from "./node-terms.js";
+import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf } from "./class-bases.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
 
-export interface GraphNode {
-  id: number;
-  /** The name as defined (`send_message`). */
-  name: string;
-  /** `SMTP.send_message` for a method, else the name. */
-  qualified: string;
-  kind: CodeSymbol["kind"];
-  container?: string;
-  file_path: string;
-  line_start: number;
-  line_end: number;
-  terms: NodeFieldTerms;
-  /** A Python stand-in for a failed import (CodeSymbol.fallback_of): never where a question starts. */
-  fallback?: true;
-}
-
 export { fieldCalled, type BindingSite };
-
-/** A call from one node to another inside the scope, at `line` of the caller's file. */
-export interface LocalEdge {
-  to: number;
-  line: number;
-  callee: string;
-  /** A call through a field (`ops->ndo_start_xmit(…)`): where the callee was bound to that field. */
-  bound?: BindingSite;
-  /** The call names the callee by a name a re-export gave it. */
-  alias?: AliasSite;
-}
-
-/** A call leaving the scope: the called name, the module it came from when the code says, and where. */
-export interface ExitEdge {
-  /** The called name's last part (`b64encode` for `base64.b64encode(…)`). */
-  target: string;
-  /** The callee as written at the call site. */
-  callee: string;
-  module?: string;
-  line: number;
-  /**
-   * How the exit was found: a reference the extraction resolved as leaving the scope, a member call
-   * (`obj.m()`) whose `m` the scope does not define, or a C call through a struct field
-   * (`ops->ndo_start_xmit(…)`, `target` the field) that other scopes may bind functions to.
-   */
-  via: "reference" | "member" | "field";
-  /** A member call's object class, when the caller says it (`BytesGenerator` for `g.flatten()`). */
-  receiver_class?: string;
-  /** The call names the callee by another name a re-export gave it (`checks.minLength(…)` for `_minLength`). */
-  alias?: AliasSite;
-}
-
-/** A call of a name, as `callersOf` lists it. */
-export interface CallerOf {
-  node: GraphNode;
-  line: number;
-  callee: string;
-  /** The node of this scope the call resolved to. */
-  to?: GraphNode;
-  /** The class of the object a call leaving the scope goes through, when known. */
-  receiver_class?: string;
-}
+export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
 const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
