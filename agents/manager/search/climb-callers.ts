@@ -13,6 +13,7 @@
 import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import { explainMatches, relevance, type TermMatch } from "../../search/relevance.js";
+import { calledAs } from "../validation/chain-check.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
 /** Callers prepended at most: a chain's beginning, not the whole call stack above it. */
@@ -84,14 +85,8 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   return found.filter((c): c is Climbed => c !== null).sort((a, b) => bearing(b) - bearing(a))[0] ?? null;
 }
 
-const CONSTRUCTORS = new Set(["__init__", "constructor"]);
-
-/** The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`). */
-export function calledAs(symbol: string): string {
-  const parts = symbol.split(".");
-  const last = parts.at(-1) ?? symbol;
-  return parts.length > 1 && CONSTRUCTORS.has(last) ? (parts.at(-2) as string) : last;
-}
+// The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`).
+export { calledAs };
 
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 

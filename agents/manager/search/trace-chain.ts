@@ -138,7 +138,8 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       break;
     }
     // A scope the chain passes through on its way (choose-exit.ts, passThrough) goes on by the exit chosen then.
-    const choice: Awaited<ReturnType<typeof chooseExit>> = committed && leadsTo(result, committed.lead) ? { probe: committed, decisions: [{ at: "exit" as const, detail: `left ${next.scope} by ${committed.lead.exit?.target} (${committed.lead.exit?.call_site.file_path}:${committed.lead.exit?.call_site.line}) into ${committed.owner}, as chosen when the chain entered ${next.scope}` }], stop: "" } : await chooseExit(deps, request, result, next.scope, covered, visited, plan, hops);
+    // Its lead is one of this hop's own (this expansion is the look-ahead that chose it).
+    const choice: Awaited<ReturnType<typeof chooseExit>> = committed ? { probe: committed, decisions: [{ at: "exit", detail: `left ${next.scope} by ${committed.lead.exit?.target} (${committed.lead.exit?.call_site.file_path}:${committed.lead.exit?.call_site.line}) into ${committed.owner}, as chosen when the chain entered ${next.scope}` }], stop: "" } : await chooseExit(deps, request, result, next.scope, covered, visited, plan, hops);
     committed = choice.then ?? null;
     const lead = choice.probe?.lead ?? bestEnding(result);
     const callSites = lead.path.map((_, i) => (i === 0 ? next?.callSite ?? null : (lead.call_sites[i - 1] ?? null)));
@@ -165,12 +166,6 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
     fileHint = null;
   }
   return { steps, hops, decisions, coverage: coverageShare(question, covered), stopped_because: stopped };
-}
-
-/** Whether a scope's expansion has a lead leaving by the same call (its exit may since have been read as a module's). */
-function leadsTo(result: ExpandResult, lead: SearchLead): boolean {
-  const site = lead.exit?.call_site;
-  return site !== undefined && result.leads.some((l) => l.exit?.call_site.file_path === site.file_path && l.exit.call_site.line === site.line && l.path.join() === lead.path.join());
 }
 
 /** The path that ends in this scope with the most of the question covered (the worker sorted them so). */

@@ -37,10 +37,15 @@ export function lastName(symbol: string): string {
 /** A constructor is called by its class's name: `SMTP(host)` calls `SMTP.__init__`, `new Foo()` `Foo.constructor`. */
 const CONSTRUCTOR_NAMES = new Set(["__init__", "constructor"]);
 
+/** The name a call of the symbol writes: its last name, or a constructor's class's (`SMTP` for `SMTP.__init__`). */
+export function calledAs(symbol: string): string {
+  const last = lastName(symbol);
+  return CONSTRUCTOR_NAMES.has(last) && symbol.includes(".") ? lastName(symbol.slice(0, symbol.length - last.length - 1)) : last;
+}
+
 /** Whether a call line names the callee as a call or a reference (`foo(`, `.foo(`, `new Foo(`, `foo` passed on). */
 export function namesCallee(line: string, callee: string): boolean {
-  const last = lastName(callee);
-  const name = CONSTRUCTOR_NAMES.has(last) && callee.includes(".") ? lastName(callee.slice(0, callee.length - last.length - 1)) : last;
+  const name = calledAs(callee);
   const escaped = name.replace(/[$]/g, "\\$");
   return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
 }

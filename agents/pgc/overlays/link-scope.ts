@@ -67,8 +67,8 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   const references = [...linked.references, ...crossScopeCalls(parsed, linked.outcomes)].sort(byLocation);
   // A stand-in for a standard module's accelerator (`except ImportError: def getencoding()` after `from
   // _locale import getencoding`) is the only code of the name there is to read: it stays an ordinary definition.
-  const standIn = (symbol: CodeSymbol) => symbol.fallback_of !== undefined && linked.outcomes.get(outcomeKey(symbol.file_path, symbol.fallback_of)) !== "standard";
-  const symbols = parsed.flatMap((file) => file.symbols).map((symbol) => (symbol.fallback_of === undefined || standIn(symbol) ? symbol : withoutFallback(symbol)));
+  const ofStandard = (symbol: CodeSymbol, module: string) => linked.outcomes.get(outcomeKey(symbol.file_path, module)) === "standard";
+  const symbols = parsed.flatMap((file) => file.symbols).map((symbol) => (symbol.fallback_of !== undefined && ofStandard(symbol, symbol.fallback_of) ? withoutFallback(symbol) : symbol));
   const history = input.history ?? null;
   const fileDocs = input.extractions.flatMap((extraction) => extraction.docs);
   const ids = new DocIdAllocator();
