@@ -1,15 +1,15 @@
 // TypeScript, TSX and JavaScript extraction: definitions, imports, calls, risky sinks and assertions.
 import type { Node } from "web-tree-sitter";
-import type { SymbolKind } from "../types.js";
 import { JS_ASSERTION_NAMES } from "./assertion-names.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
+import { candidateNames, moduleMember } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
-import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
+import { receiverClass, receiverFields } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
+import { addFunction, addObjectMethod, exportOuter, innermostClass, returnTypeOf, type PendingCall, type TsState } from "./ts-definitions.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
 
 const TS_PATTERNS = [
@@ -32,24 +32,6 @@ const TS_PATTERNS = [
   pattern("(jsx_attribute (property_identifier) @html_sink)", "jsx_attribute"),
   pattern("(member_expression object: (this) property: (_)) @this_member"),
 ];
-
-/** A call seen during the pass; resolved against the file's imports once all of them are known. */
-interface PendingCall {
-  node: Node;
-  callee: string;
-  plain: boolean;
-  caller: string | null;
-  /** The class of the object the call goes through, when the calling function says it. */
-  receiver?: string;
-}
-
-interface TsState {
-  ctx: ExtractContext;
-  bindings: ImportBindings;
-  pending: PendingCall[];
-  receivers: ReceiverMemo;
-  properties: PropertyReads;
-}
 
 type Handler = (state: TsState, node: Node) => void;
 
@@ -80,36 +62,6 @@ export function extractTypeScriptFamily(grammar: LoadedGrammar, root: Node, ctx:
   for (const call of state.pending) resolveCall(state, call);
   state.properties.flush(ctx);
   ctx.finish();
-}
-
-/** `export` wraps a declaration; the doc comment and first line belong to the export statement. */
-function exportOuter(node: Node): Node {
-  return node.parent?.type === "export_statement" ? node.parent : node;
-}
-
-/** The return type as written, else the one class every `return` constructs (the call graph types results by it). */
-function returnTypeOf(node: Node): string | undefined {
-  const text = node.childForFieldName("return_type")?.text.replace(/^:\s*/, "");
-  return text === undefined || text === "" ? returnedClass(node, "ts") : collapse(text, 120);
-}
-
-function innermostClass({ ctx }: TsState): string | undefined {
-  return ctx.stack.containers().at(-1);
-}
-
-function addFunction(state: TsState, node: Node, outer: Node, name: string, kind: SymbolKind, fn: Node): void {
-  // `const inputMiddleware = async function inputValidatorMiddleware(opts) { … }`: the expression's own name too.
-  const own = fn !== node && fn.type === "function_expression" ? fn.childForFieldName("name")?.text : undefined;
-  state.ctx.addSymbol(outer, {
-    name,
-    ...(own && own !== name ? { also_named: own } : {}),
-    kind,
-    signature: headText(state.ctx.content, outer, fn.childForFieldName("body")),
-    params: realChildren(fn.childForFieldName("parameters")).length,
-    returns: returnTypeOf(fn),
-    ...(kind === "method" ? { container: innermostClass(state) } : {}),
-  });
-  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
 function onFunction(state: TsState, node: Node): void {
@@ -143,18 +95,6 @@ function onMethod(state: TsState, node: Node): void {
   }
   else if (object) addObjectMethod(state, node, name, object);
   else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
-}
-
-function addObjectMethod(state: TsState, node: Node, name: string, object: string): void {
-  state.ctx.addSymbol(node, {
-    name,
-    kind: "method",
-    signature: headText(state.ctx.content, node, node.childForFieldName("body")),
-    params: realChildren(node.childForFieldName("parameters")).length,
-    returns: returnTypeOf(node),
-    container: object,
-  });
-  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);

@@ -1,0 +1,69 @@
+// What the TypeScript-family extractor's handlers share (ts-extractor.ts): the pass's state and the helpers
+// that add a function or method as a symbol of the file.
+import type { Node } from "web-tree-sitter";
+import type { SymbolKind } from "../types.js";
+import type { ExtractContext } from "./extract-context.js";
+import type { ImportBindings } from "./import-bindings.js";
+import { collapse, headText, realChildren } from "./node-text.js";
+import type { PropertyReads } from "./property-reads.js";
+import { returnedClass, type ReceiverMemo } from "./receiver-class.js";
+
+/** A call seen during the pass; resolved against the file's imports once all of them are known. */
+export interface PendingCall {
+  node: Node;
+  callee: string;
+  plain: boolean;
+  caller: string | null;
+  /** The class of the object the call goes through, when the calling function says it. */
+  receiver?: string;
+}
+
+export interface TsState {
+  ctx: ExtractContext;
+  bindings: ImportBindings;
+  pending: PendingCall[];
+  receivers: ReceiverMemo;
+  properties: PropertyReads;
+}
+
+/** `export` wraps a declaration; the doc comment and first line belong to the export statement. */
+export function exportOuter(node: Node): Node {
+  return node.parent?.type === "export_statement" ? node.parent : node;
+}
+
+/** The return type as written, else the one class every `return` constructs (the call graph types results by it). */
+export function returnTypeOf(node: Node): string | undefined {
+  const text = node.childForFieldName("return_type")?.text.replace(/^:\s*/, "");
+  return text === undefined || text === "" ? returnedClass(node, "ts") : collapse(text, 120);
+}
+
+export function innermostClass({ ctx }: TsState): string | undefined {
+  return ctx.stack.containers().at(-1);
+}
+
+export function addFunction(state: TsState, node: Node, outer: Node, name: string, kind: SymbolKind, fn: Node): void {
+  // `const inputMiddleware = async function inputValidatorMiddleware(opts) { … }`: the expression's own name too.
+  const own = fn !== node && fn.type === "function_expression" ? fn.childForFieldName("name")?.text : undefined;
+  state.ctx.addSymbol(outer, {
+    name,
+    ...(own && own !== name ? { also_named: own } : {}),
+    kind,
+    signature: headText(state.ctx.content, outer, fn.childForFieldName("body")),
+    params: realChildren(fn.childForFieldName("parameters")).length,
+    returns: returnTypeOf(fn),
+    ...(kind === "method" ? { container: innermostClass(state) } : {}),
+  });
+  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+export function addObjectMethod(state: TsState, node: Node, name: string, object: string): void {
+  state.ctx.addSymbol(node, {
+    name,
+    kind: "method",
+    signature: headText(state.ctx.content, node, node.childForFieldName("body")),
+    params: realChildren(node.childForFieldName("parameters")).length,
+    returns: returnTypeOf(node),
+    container: object,
+  });
+  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
