@@ -38,6 +38,8 @@ export interface ScopeFacts {
   fields?: string[];
   /** C struct fields the scope's code calls through (`ops->ndo_start_xmit(…)`), with their call sites. */
   field_calls?: Record<string, number>;
+  /** Methods of classes defined elsewhere its code calls through an object of that class (`OptionParser.parse_args`), with their call sites. */
+  class_calls?: Record<string, number>;
   /** TS/JS re-exports (`export … from "./m.js"`): root-relative file and target (as written, resolved against the file's directory). */
   reexports?: { from: string; to: string }[];
   metadata?: ScopeMetadata;

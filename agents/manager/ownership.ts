@@ -13,6 +13,8 @@ export interface Ownership {
   bindersOf?(field: string): readonly string[];
   /** Scopes calling through a C struct field, most call sites first: who may call the functions stored into it. */
   fieldCallersOf?(field: string): readonly { scope: string; count: number }[];
+  /** Scopes calling a method of another scope's class through an object of that class (`OptionParser.parse_args`), most call sites first. */
+  classCallersOf?(qualified: string): readonly { scope: string; count: number }[];
 }
 
 /** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
@@ -42,7 +44,7 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
  */
 export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<string>): Ownership {
   const keep = (scopes: readonly string[]) => scopes.filter((s) => allowed.has(s));
-  const { ownersOfPath, ownersUnder, callersOf, bindersOf, fieldCallersOf } = ownership;
+  const { ownersOfPath, ownersUnder, callersOf, bindersOf, fieldCallersOf, classCallersOf } = ownership;
   return {
     ownersOf: (symbol) => keep(ownership.ownersOf(symbol)),
     ...(ownersOfPath ? { ownersOfPath: (path: string) => keep(ownersOfPath.call(ownership, path)) } : {}),
@@ -50,5 +52,6 @@ export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<str
     ...(callersOf ? { callersOf: (symbol: string) => callersOf.call(ownership, symbol).filter((c) => allowed.has(c.scope)) } : {}),
     ...(bindersOf ? { bindersOf: (field: string) => keep(bindersOf.call(ownership, field)) } : {}),
     ...(fieldCallersOf ? { fieldCallersOf: (field: string) => fieldCallersOf.call(ownership, field).filter((c) => allowed.has(c.scope)) } : {}),
+    ...(classCallersOf ? { classCallersOf: (qualified: string) => classCallersOf.call(ownership, qualified).filter((c) => allowed.has(c.scope)) } : {}),
   };
 }

@@ -130,10 +130,20 @@ export class ScopeMap {
 
   /** Scopes calling through a C struct field, most call sites first, from the facts. */
   fieldCallersOf(field: string): readonly { scope: string; count: number }[] {
+    return this.countedIn((facts) => facts.field_calls, field);
+  }
+
+  /** Scopes calling a method of another scope's class through an object of that class (`OptionParser.parse_args`), most call sites first. */
+  classCallersOf(qualified: string): readonly { scope: string; count: number }[] {
+    return this.countedIn((facts) => facts.class_calls, qualified);
+  }
+
+  /** The scopes whose facts count `key` in the table `table` picks, most first. */
+  private countedIn(table: (facts: ScopeFacts) => Record<string, number> | undefined, key: string): { scope: string; count: number }[] {
     const out: { scope: string; count: number }[] = [];
     for (const [scope, facts] of this.facts) {
-      const calls = facts.field_calls;
-      const count = calls && Object.hasOwn(calls, field) ? calls[field] : undefined;
+      const counts = table(facts);
+      const count = counts && Object.hasOwn(counts, key) ? counts[key] : undefined;
       if (typeof count === "number" && count > 0) out.push({ scope, count });
     }
     return out.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));

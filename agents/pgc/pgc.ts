@@ -145,6 +145,8 @@ export class Pgc {
       if (field !== null) counts.set(field, (counts.get(field) ?? 0) + 1);
     }
     const through = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
+    // And the methods of other scopes' classes it calls through an object of known class, with how many call sites.
+    const byClass = Object.fromEntries([...this.callGraph().classCalls()].sort(([a], [b]) => a.localeCompare(b)));
     // TS/JS re-exports (`export … from "./m.js"`), root-relative: the manager follows them from the package's entry module.
     const reexports = this.data.imports.filter((e) => e.reexport).flatMap((e) => {
       const to = e.resolved_path ?? relativeTarget(e.file_path, e.target);
@@ -157,6 +159,7 @@ export class Pgc {
       references: aggregateReferences(this.data.crossScopeReferences),
       ...(fields.length > 0 ? { fields } : {}),
       ...(Object.keys(through).length > 0 ? { field_calls: through } : {}),
+      ...(Object.keys(byClass).length > 0 ? { class_calls: byClass } : {}),
       ...(reexports.length > 0 ? { reexports } : {}),
     };
   }

@@ -1,32 +1,38 @@
 // Where a "how" chain begins. The forward search starts at the entry candidate whose chain covers most of
 // the question, which is sometimes a step inside the path rather than its beginning (`__udp_queue_rcv_skb`
 // is reached through `udp_queue_rcv_one_skb` and `udp_queue_rcv_skb`, which name the same things). So the
-// chain is extended backwards, one caller at a time, while the best caller bears on the question at least
-// CLIMB_SHARE of what the chain's first step bears: a caller that says nearly as much is part of the path,
-// one that says much less is context (an ethtool handler above the driver's ring setup). The caller is
-// looked for in the first step's own scope, then, when none there bears enough, in the scopes calling it
-// from outside (by name, or through a struct field it is stored into: mq-deadline's `dd_dispatch_request`
-// is reached from blk-mq's scheduler code through `dispatch_request`), which makes that scope the chain's
-// first hop. A first step the question names as code (`e1000_setup_ring`) is where the chain begins: no
-// climb above it. Each step up is one `callers` request to its own scope (and at most CLIMB_SCOPES others);
-// the call line is cited as for any step.
+// chain is extended backwards, one caller at a time, while the best caller is worth, as a step is worth in
+// the forward search (what it adds to the chain's coverage plus RELEVANCE_CARRY of its relevance:
+// `stepScore`), at least CLIMB_SHARE of what the chain's first step is worth as a start (RELEVANCE_CARRY of
+// its relevance): a caller that says nearly as much, or names what the chain has not covered, is part of
+// the path; one that says much less is context (an ethtool handler above the driver's ring setup). The
+// caller is looked for in the first step's own scope, then, when none there is worth enough, in the scopes
+// calling it from outside: by name, through a struct field it is stored into (mq-deadline's
+// `dd_dispatch_request` is reached from blk-mq's scheduler code through `dispatch_request`), or, for a
+// method, through an object of its class (click's `Command.parse_args` calls `parser.parse_args(…)` on the
+// `OptionParser` that `make_parser` returns); that scope becomes the chain's first hop. A first step the
+// question names as code (`e1000_setup_ring`) is where the chain begins: no climb above it. Each step up is
+// one `callers` request to its own scope (and at most CLIMB_SCOPES others); the call line is cited as for
+// any step.
 import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import { explainMatches, relevance, type TermMatch } from "../../search/relevance.js";
+import { cover, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { calledAs } from "../validation/chain-check.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
 /** Callers prepended at most: a chain's beginning, not the whole call stack above it. */
 export const MAX_CLIMB = 4;
 /**
- * A caller joins when it bears at least this share of what the chain's first step bears on the question:
- * the functions above the best match often name less of it (`__udp4_lib_rcv` over `udp_queue_rcv_skb`
- * for "how is a UDP datagram queued on its socket") and are still its path. Measured on the grounding
- * benchmark: 1.0 (a caller must bear as much) 54.4% chain recall, 0.85 55.4%, 0.7 56.7%.
+ * A caller joins when it is worth at least this share of what the chain's first step is worth: the
+ * functions above the best match often name less of the question (`__udp4_lib_rcv` over
+ * `udp_queue_rcv_skb` for "how is a UDP datagram queued on its socket") and are still its path. Measured
+ * on the grounding benchmark: 1.0 (a caller must bear as much) 54.4% chain recall, 0.85 55.4%, 0.7 56.7%;
+ * 0.5 (2026-11-26, 130 questions) lost three starts, climbing past where their chains begin.
  */
 export const CLIMB_SHARE = 0.7;
 
 const fmt = (n: number) => n.toFixed(2);
+const fmt3 = (n: number) => n.toFixed(3);
 
 /** The search step a chain step was made of. */
 function searchStepOf(hops: readonly TracedHop[], step: ChainStep): SearchStep | undefined {
@@ -54,9 +60,11 @@ interface Climbed {
   callSite: CallSiteRef;
 }
 
-/** The best caller of `current` in `scope` not yet in the chain (by name, or through `field`), most relevant first. */
-async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, field: BindingSiteRef | null, inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
-  const args: ExpandArgs = { question, mode: "callers", from: { symbol: field ? field.field : name, ...(field ? { field: true } : {}) }, covered: {}, max_depth: 0 };
+/** The best caller of `current` in `scope` not yet in the chain (by name, through `field`, or as a method of `ofClass`), most relevant first. */
+async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
+  const field = "field" in via ? via.field : null;
+  const symbol = field ? field.field : "ofClass" in via ? `${via.ofClass}.${name}` : name;
+  const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...(field ? { field: true } : {}) }, covered: {}, max_depth: 0 };
   // The trail names only the manager: the climb is part of finding the start (the hop budget still counts).
   const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
   const result = parseExpandResult(answered.result);
@@ -68,19 +76,37 @@ async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string
   return null;
 }
 
+/** How a caller elsewhere reaches the step: by its name, through a C struct field it is stored into, or as a method through an object of its class. */
+type Via = { byName: true } | { field: BindingSiteRef } | { ofClass: string };
+
+/** The class a method step belongs to (`OptionParser` of `click.OptionParser.parse_args`); none for a function or a constructor (called by its class's name). */
+function classOf(symbol: string): string | undefined {
+  const dot = symbol.lastIndexOf(".");
+  if (dot <= 0 || calledAs(symbol) !== symbol.slice(dot + 1)) return undefined;
+  return symbol.slice(0, dot).split(".").at(-1);
+}
+
 /**
- * The best caller of `current` in the scopes that call it from outside its own (`ownership.callersOf`), or
- * call through the struct fields it is stored into (`fieldCallersOf`): where a path enters a scope.
+ * The best caller of `current` in the scopes that call it from outside its own: by name
+ * (`ownership.callersOf`), through the struct fields it is stored into (`fieldCallersOf`), or, for a
+ * method, through an object of its class (`classCallersOf`: `parser.parse_args(…)` where the code says
+ * `parser` is an `OptionParser`). Where a path enters a scope.
  */
-async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
+async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, symbol: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
   const ownership = deps.ownership;
   if (!ownership) return null;
-  const asks: { scope: string; field: BindingSiteRef | null; count: number }[] = [
-    ...(ownership.callersOf?.(name) ?? []).map((c) => ({ scope: c.scope, field: null, count: c.count })),
-    ...fields.flatMap((field) => (ownership.fieldCallersOf?.(field.field) ?? []).map((c) => ({ scope: c.scope, field, count: c.count }))),
+  const name = calledAs(symbol);
+  const ofClass = classOf(symbol);
+  const byName = (ownership.callersOf?.(name) ?? []).map((c) => ({ scope: c.scope, via: { byName: true } as Via, count: c.count }));
+  // A scope asked by name is asked for every call of the name, through an object of the class too.
+  const named = new Set(byName.map((a) => a.scope));
+  const asks: { scope: string; via: Via; count: number }[] = [
+    ...byName,
+    ...fields.flatMap((field) => (ownership.fieldCallersOf?.(field.field) ?? []).map((c) => ({ scope: c.scope, via: { field } as Via, count: c.count }))),
+    ...(ofClass ? (ownership.classCallersOf?.(`${ofClass}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass } as Via, count: c.count })) : []),
   ].filter((a) => a.scope !== scope);
   asks.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
-  const found = await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.field, inChain, maxHops).catch(() => null)));
+  const found = await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops).catch(() => null)));
   const bearing = (c: Climbed) => relevance(question, c.step.matches);
   return found.filter((c): c is Climbed => c !== null).sort((a, b) => bearing(b) - bearing(a))[0] ?? null;
 }
@@ -106,20 +132,23 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
     decisions.push({ at: "start", detail: `began at ${first.symbol}: the question names it` });
     return { ...outcome, decisions };
   }
-  const needed = CLIMB_SHARE * startRelevance;
+  const needed = CLIMB_SHARE * RELEVANCE_CARRY * startRelevance;
+  let covered: Coverage = new Map();
+  for (const s of steps) covered = cover(covered, searchStepOf(hops, s)?.matches ?? []);
+  const worth = (c: Climbed) => stepScore(question, c.step.matches, covered);
   for (let climbed = 0; climbed < MAX_CLIMB; climbed++) {
     const name = calledAs(current.symbol);
-    const here = await callerIn(deps, question, scope, name, null, inChain, maxHops);
-    let best = here && relevance(question, here.step.matches) >= needed ? here : null;
+    const here = await callerIn(deps, question, scope, name, { byName: true }, inChain, maxHops);
+    let best = here && worth(here) >= needed ? here : null;
     if (!best) {
       // C: the chain's first step as this scope's own expansion saw it, with the struct fields it is stored into.
       const fields = current === first ? (hops[0]?.result.entry_fields ?? []) : [];
       // Another scope is one more hop: only while the budget has one.
-      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, name, fields, inChain, maxHops) : null;
-      if (elsewhere && relevance(question, elsewhere.step.matches) >= needed) best = elsewhere;
+      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, fields, inChain, maxHops) : null;
+      if (elsewhere && worth(elsewhere) >= needed) best = elsewhere;
       else {
-        const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => relevance(question, b.step.matches) - relevance(question, a.step.matches))[0];
-        decisions.push({ at: "start", detail: nearest ? `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, bears ${fmt(relevance(question, nearest.step.matches))} on the question, less than its ${fmt(needed)}` : `began at ${current.symbol}: nothing else calls it` });
+        const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b) - worth(a))[0];
+        decisions.push({ at: "start", detail: nearest ? `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}` : `began at ${current.symbol}: nothing else calls it` });
         break;
       }
     }
@@ -144,7 +173,8 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
     }
     deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
     const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-    decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === called.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: it bears ${fmt(relevance(question, chosen.step.matches))} on the question (${explainMatches(chosen.step.matches) || "its body"}), at least ${fmt(needed)}` });
+    decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === called.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: it is worth ${fmt3(worth(chosen))} as a step, at least ${fmt3(needed)} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
+    covered = cover(covered, chosen.step.matches);
     current = caller;
   }
   return { ...outcome, steps, hops, decisions };

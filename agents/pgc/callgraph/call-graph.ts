@@ -99,6 +99,23 @@ export class CallGraph {
     return this.bound.fields();
   }
 
+  /**
+   * Method calls leaving the scope through an object of a known class (`parser.parse_args(…)` where
+   * `parser = self.make_parser(ctx)` returns an `OptionParser` defined elsewhere), as `Class.method` with
+   * their call sites: who may call another scope's method.
+   */
+  classCalls(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const edges of this.exits.values()) {
+      for (const e of edges) {
+        if (e.via !== "member" || e.receiver_class === undefined) continue;
+        const key = `${e.receiver_class}.${e.target}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    return counts;
+  }
+
   named(name: string): readonly GraphNode[] {
     return (this.byName.get(name) ?? []).map((id) => this.nodes[id] as GraphNode);
   }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes } from "../../helpers/scopes.js";
+import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
@@ -66,7 +66,7 @@ describe("climbCallers across scopes", () => {
     expect(climbed.steps[0]).toMatchObject({ role: "entry", call_site: null });
     expect(climbed.steps[1]).toMatchObject({ role: "callee", call_site: { file_path: "net/receive.py", line: 5, text: "    return queue_packet(frame)" } });
     expect(climbed.hops.map((h) => [h.scope, h.steps.map((s) => s.symbol)])).toEqual([["net", ["receive_packet"]], ["core", ["queue_packet"]]]);
-    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to receive_packet \(net\/receive\.py:5, in net\), which calls queue_packet: it bears [\d.]+ on the question[\s\S]*began at receive_packet: nothing else calls it/);
+    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to receive_packet \(net\/receive\.py:5, in net\), which calls queue_packet: it is worth [\d.]+ as a step, at least [\d.]+ \(it bears [\d.]+ on the question[\s\S]*began at receive_packet: nothing else calls it/);
   });
 
   it("stays in the first step's scope when the manager knows of no caller elsewhere", async () => {
@@ -74,5 +74,79 @@ describe("climbCallers across scopes", () => {
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["queue_packet"]);
     expect(climbed.decisions.at(-1)?.detail).toBe("began at queue_packet: nothing else calls it");
+  });
+});
+
+describe("climbCallers to a method's caller through an object of its class", () => {
+  // cli defines a `parse_args` of its own, so its call of the parser's is no call "of a name it does not
+  // define"; what says it calls parser's is the object's class, which `make_parser` returns.
+  const CLASS_SOURCES: Record<string, Record<string, string>> = {
+    parser: {
+      "parser/options.py": [
+        "class OptionParser:",
+        '    """Splits a command line into long options and positional arguments."""',
+        "    def parse_args(self, args):",
+        '        """Parses the long options and positional arguments of a command line."""',
+        "        return self._split(args)",
+        "",
+        "    def _split(self, args):",
+        "        return [a for a in args if a.startswith('--')]",
+        "",
+      ].join("\n"),
+    },
+    cli: {
+      "cli/command.py": [
+        "from parser.options import OptionParser",
+        "",
+        "class Command:",
+        "    def make_parser(self) -> OptionParser:",
+        "        return OptionParser()",
+        "",
+        "    def parse_args(self, args):",
+        '        """Parses the command line of a command."""',
+        "        parser = self.make_parser()",
+        "        return parser.parse_args(args)",
+        "",
+      ].join("\n"),
+    },
+  };
+  let classDir: string;
+  let classScopes: Map<string, Pgc>;
+
+  beforeAll(async () => {
+    classDir = mkdtempSync(join(tmpdir(), "mesh-climb-class-"));
+    classScopes = await openScopes(classDir, CLASS_SOURCES);
+  });
+
+  afterAll(() => rmSync(classDir, { recursive: true, force: true }));
+
+  async function climbMethod(withClassCalls: boolean): Promise<TraceOutcome> {
+    const map = await scopeMapOf([...classScopes.values()].map((pgc) => pgc.facts()));
+    const ownership: Ownership = withClassCalls ? map : { ownersOf: (s) => map.ownersOf(s), callersOf: (s) => map.callersOf(s) };
+    const question = parseQuestion("How does a command parse the long options and positional arguments of its command line?");
+    const expand = async (scope: string, args: ExpandArgs) => ({ result: await (classScopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 });
+    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "OptionParser.parse_args" }, covered: {} };
+    const first = await (classScopes.get("parser") as Pgc).search().expand(parseExpandArgs(args));
+    const entry = toStep(first.steps[0]!, "parser", "parser-1", null);
+    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "parser", agent: "parser-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    return climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+  }
+
+  it("reports the class's methods called from outside in the scope's facts", () => {
+    expect(classScopes.get("cli")?.facts().class_calls).toEqual({ "OptionParser.parse_args": 1 });
+    expect(classScopes.get("cli")?.facts().references.some((r) => r.target === "parse_args")).toBe(false);
+  });
+
+  it("goes back into the scope calling the method through an object of its class", async () => {
+    const climbed = await climbMethod(true);
+
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["cli:Command.parse_args", "parser:OptionParser.parse_args"]);
+    expect(climbed.steps[1]).toMatchObject({ role: "callee", call_site: { file_path: "cli/command.py", line: 10, text: "        return parser.parse_args(args)" } });
+  });
+
+  it("finds no caller elsewhere from the callers of the name alone", async () => {
+    const climbed = await climbMethod(false);
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["OptionParser.parse_args"]);
   });
 });

@@ -10,7 +10,9 @@ import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
+import { climbCallers, CLIMB_SHARE } from "../../../agents/manager/search/climb-callers.js";
+import { relevance } from "../../../agents/search/relevance.js";
+import { openScopes } from "../../helpers/scopes.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 
@@ -74,7 +76,7 @@ describe("climbCallers", () => {
     // The first hop holds the added steps (the scope is not visited twice), and the decisions say why it stopped.
     expect(climbed.hops).toHaveLength(1);
     expect(climbed.hops[0]?.steps.map((s) => s.symbol)).toEqual(["deliver_packet", "queue_packet", "_queue_packet"]);
-    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*went back to deliver_packet[\s\S]*began at deliver_packet: its best caller, receive in net, bears [\d.]+ on the question, less than/);
+    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to queue_packet[\s\S]*went back to deliver_packet[\s\S]*began at deliver_packet: its best caller, receive in net, is worth [\d.]+ as a step \(it bears [\d.]+ on the question\), less than/);
   });
 
   it("does not climb above a first step the question names as code", async () => {
@@ -82,5 +84,42 @@ describe("climbCallers", () => {
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["queue_packet"]);
     expect(climbed.decisions.at(-1)?.detail).toBe("began at queue_packet: the question names it");
+  });
+});
+
+describe("climbCallers by a step's worth", () => {
+  // A caller is worth what a step of the forward search is worth: what it adds to the chain's coverage,
+  // plus half its relevance. `on_frame` bears little on the question (its doc says "received"), yet nothing
+  // below it names that.
+  const SOURCES = {
+    net: {
+      "net/wire.py": ["from net.queueing import queue_packet", "", "def on_frame(frame):", '    """Called for each frame the card has received."""', "    queue_packet(frame)", ""].join("\n"),
+      "net/queueing.py": ["def queue_packet(packet):", '    """Puts the packet on the queue."""', "    QUEUE.append(packet)", "", "QUEUE = []", ""].join("\n"),
+    },
+  };
+  let worthDir: string;
+  let net: Pgc;
+
+  beforeAll(async () => {
+    worthDir = mkdtempSync(join(tmpdir(), "mesh-climb-worth-"));
+    net = (await openScopes(worthDir, SOURCES)).get("net") as Pgc;
+  });
+
+  afterAll(() => rmSync(worthDir, { recursive: true, force: true }));
+
+  it("goes back to a caller that bears less on the question but names what the chain has not covered", async () => {
+    const question = parseQuestion("How is a received packet queued?");
+    const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
+    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "queue_packet" }, covered: {} };
+    const first = await net.search().expand(parseExpandArgs(args));
+    const entry = toStep(first.steps[0]!, "net", "net-1", null);
+    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    const climbed = await climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["on_frame", "queue_packet"]);
+    expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "net/wire.py", line: 5, text: "    queue_packet(frame)" });
+    // It bears less than CLIMB_SHARE of what queue_packet bears: its relevance alone would not have joined it.
+    const bears = (detail: string) => Number(/it bears ([\d.]+) on the question/.exec(detail)?.[1]);
+    expect(bears(climbed.decisions[0]?.detail ?? "")).toBeLessThan(CLIMB_SHARE * relevance(question, first.steps[0]!.matches));
   });
 });
