@@ -1,7 +1,7 @@
 // Where a "how" chain begins. The forward search starts at the entry candidate whose chain covers most of
 // the question, which is sometimes a step inside the path rather than its beginning (`__udp_queue_rcv_skb`
 // is reached through `udp_queue_rcv_one_skb` and `udp_queue_rcv_skb`, which name the same things). So the
-// chain is extended backwards, one caller at a time, while the best caller is worth, as a step is worth in
+// chain is extended backwards, one caller at a time, while the caller worth most is worth, as a step is worth in
 // the forward search (what it adds to the chain's coverage plus RELEVANCE_CARRY of its relevance:
 // `stepScore`), at least CLIMB_SHARE of what the chain's first step is worth as a start (RELEVANCE_CARRY of
 // its relevance): a caller that says nearly as much, or names what the chain has not covered, is part of
@@ -60,20 +60,23 @@ interface Climbed {
   callSite: CallSiteRef;
 }
 
-/** The best caller of `current` in `scope` not yet in the chain (by name, through `field`, or as a method of `ofClass`), most relevant first. */
-async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
+/** The caller of `current` in `scope` not yet in the chain (by name, through `field`, or as a method of `ofClass`) worth most as a step. */
+async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number): Promise<Climbed | null> {
   const field = "field" in via ? via.field : null;
   const symbol = field ? field.field : "ofClass" in via ? `${via.ofClass}.${name}` : name;
   const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...(field ? { field: true } : {}) }, covered: {}, max_depth: 0 };
   // The trail names only the manager: the climb is part of finding the start (the hop budget still counts).
   const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
   const result = parseExpandResult(answered.result);
+  let best: Climbed | null = null;
+  // The worker lists its callers most relevant first; of equal worth, the earlier stays.
   for (const lead of result.leads) {
     const step = result.steps[lead.path[0] ?? -1];
     if (!step || !lead.exit || inChain.has(`${step.file_path}:${step.cite.line_start}`)) continue;
-    return { scope, agent: answered.agent, args, result, step, callSite: field ? { ...lead.exit.call_site, bound_at: field } : lead.exit.call_site };
+    if (best && worth(step) <= worth(best.step)) continue;
+    best = { scope, agent: answered.agent, args, result, step, callSite: field ? { ...lead.exit.call_site, bound_at: field } : lead.exit.call_site };
   }
-  return null;
+  return best;
 }
 
 /** How a caller elsewhere reaches the step: by its name, through a C struct field it is stored into, or as a method through an object of its class. */
@@ -92,7 +95,7 @@ function classOf(symbol: string): string | undefined {
  * method, through an object of its class (`classCallersOf`: `parser.parse_args(…)` where the code says
  * `parser` is an `OptionParser`). Where a path enters a scope.
  */
-async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, symbol: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number): Promise<Climbed | null> {
+async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, symbol: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number): Promise<Climbed | null> {
   const ownership = deps.ownership;
   if (!ownership) return null;
   const name = calledAs(symbol);
@@ -106,9 +109,8 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
     ...(ofClass ? (ownership.classCallersOf?.(`${ofClass}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass } as Via, count: c.count })) : []),
   ].filter((a) => a.scope !== scope);
   asks.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
-  const found = await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops).catch(() => null)));
-  const bearing = (c: Climbed) => relevance(question, c.step.matches);
-  return found.filter((c): c is Climbed => c !== null).sort((a, b) => bearing(b) - bearing(a))[0] ?? null;
+  const found = await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)));
+  return found.filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
 }
 
 // The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`).
@@ -135,16 +137,17 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
   const needed = CLIMB_SHARE * RELEVANCE_CARRY * startRelevance;
   let covered: Coverage = new Map();
   for (const s of steps) covered = cover(covered, searchStepOf(hops, s)?.matches ?? []);
-  const worth = (c: Climbed) => stepScore(question, c.step.matches, covered);
+  const worthOf = (step: SearchStep) => stepScore(question, step.matches, covered);
+  const worth = (c: Climbed) => worthOf(c.step);
   for (let climbed = 0; climbed < MAX_CLIMB; climbed++) {
     const name = calledAs(current.symbol);
-    const here = await callerIn(deps, question, scope, name, { byName: true }, inChain, maxHops);
+    const here = await callerIn(deps, question, scope, name, { byName: true }, inChain, maxHops, worthOf);
     let best = here && worth(here) >= needed ? here : null;
     if (!best) {
       // C: the chain's first step as this scope's own expansion saw it, with the struct fields it is stored into.
       const fields = current === first ? (hops[0]?.result.entry_fields ?? []) : [];
       // Another scope is one more hop: only while the budget has one.
-      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, fields, inChain, maxHops) : null;
+      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, fields, inChain, maxHops, worthOf) : null;
       if (elsewhere && worth(elsewhere) >= needed) best = elsewhere;
       else {
         const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b) - worth(a))[0];

@@ -90,11 +90,22 @@ describe("climbCallers", () => {
 describe("climbCallers by a step's worth", () => {
   // A caller is worth what a step of the forward search is worth: what it adds to the chain's coverage,
   // plus half its relevance. `on_frame` bears little on the question (its doc says "received"), yet nothing
-  // below it names that.
+  // below it names that; `requeue_packet` bears more, all of it what `queue_packet` already covers.
   const SOURCES = {
     net: {
       "net/wire.py": ["from net.queueing import queue_packet", "", "def on_frame(frame):", '    """Called for each frame the card has received."""', "    queue_packet(frame)", ""].join("\n"),
-      "net/queueing.py": ["def queue_packet(packet):", '    """Puts the packet on the queue."""', "    QUEUE.append(packet)", "", "QUEUE = []", ""].join("\n"),
+      "net/queueing.py": [
+        "def queue_packet(packet):",
+        '    """Puts the packet on the queue."""',
+        "    QUEUE.append(packet)",
+        "",
+        "def requeue_packet(packet):",
+        '    """Puts a queued packet back on the queue."""',
+        "    queue_packet(packet)",
+        "",
+        "QUEUE = []",
+        "",
+      ].join("\n"),
     },
   };
   let worthDir: string;
@@ -107,7 +118,7 @@ describe("climbCallers by a step's worth", () => {
 
   afterAll(() => rmSync(worthDir, { recursive: true, force: true }));
 
-  it("goes back to a caller that bears less on the question but names what the chain has not covered", async () => {
+  it("goes back to the caller that bears less on the question but names what the chain has not covered", async () => {
     const question = parseQuestion("How is a received packet queued?");
     const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
     const args: ExpandArgs = { question, mode: "forward", from: { symbol: "queue_packet" }, covered: {} };
@@ -118,7 +129,7 @@ describe("climbCallers by a step's worth", () => {
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["on_frame", "queue_packet"]);
     expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "net/wire.py", line: 5, text: "    queue_packet(frame)" });
-    // It bears less than CLIMB_SHARE of what queue_packet bears: its relevance alone would not have joined it.
+    // It bears less than CLIMB_SHARE of what queue_packet bears, and less than requeue_packet: by relevance alone it would not have joined.
     const bears = (detail: string) => Number(/it bears ([\d.]+) on the question/.exec(detail)?.[1]);
     expect(bears(climbed.decisions[0]?.detail ?? "")).toBeLessThan(CLIMB_SHARE * relevance(question, first.steps[0]!.matches));
   });
