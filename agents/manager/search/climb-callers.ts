@@ -113,6 +113,25 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   return found.filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
 }
 
+/** C files: where a function may be stored into a struct field (`.write_end = ext4_da_write_end`) and called through it. */
+const C_FILE = /\.(c|h|cc|cpp|cxx|hh|hpp)$/;
+
+/**
+ * The struct fields a C step is stored into (`entry_fields`): for the chain's first step, as its own
+ * expansion saw them; for a caller the climb added, one forward request with no depth to its scope.
+ */
+async function storedInto(deps: ClimbDeps, question: ParsedQuestion, scope: string, step: ChainStep, firstHop: TracedHop | undefined, maxHops: number): Promise<readonly BindingSiteRef[]> {
+  if (firstHop) return firstHop.result.entry_fields ?? [];
+  if (!C_FILE.test(step.file_path)) return [];
+  const args: ExpandArgs = { question, mode: "forward", from: { symbol: step.symbol, file_path: step.file_path, line: step.line_start }, covered: {}, max_depth: 0 };
+  try {
+    const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
+    return parseExpandResult(answered.result).entry_fields ?? [];
+  } catch {
+    return [];
+  }
+}
+
 // The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`).
 export { calledAs };
 
@@ -144,10 +163,8 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
     const here = await callerIn(deps, question, scope, name, { byName: true }, inChain, maxHops, worthOf);
     let best = here && worth(here) >= needed ? here : null;
     if (!best) {
-      // C: the chain's first step as this scope's own expansion saw it, with the struct fields it is stored into.
-      const fields = current === first ? (hops[0]?.result.entry_fields ?? []) : [];
       // Another scope is one more hop: only while the budget has one.
-      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, fields, inChain, maxHops, worthOf) : null;
+      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, await storedInto(deps, question, scope, current, current === first ? hops[0] : undefined, maxHops), inChain, maxHops, worthOf) : null;
       if (elsewhere && worth(elsewhere) >= needed) best = elsewhere;
       else {
         const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b) - worth(a))[0];

@@ -13,8 +13,6 @@ import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-
 import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 import type { Ownership } from "../../../agents/manager/ownership.js";
 
-let dir: string;
-let scopes: Map<string, Pgc>;
 
 const SOURCES: Record<string, Record<string, string>> = {
   core: {
@@ -35,12 +33,19 @@ const SOURCES: Record<string, Record<string, string>> = {
   },
 };
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mesh-climb-across-"));
-  scopes = await openScopes(dir, SOURCES);
-});
+/** Opens the sources' scopes in a fresh temp dir before the suite's tests, and removes it after them. */
+function withScopes(prefix: string, sources: Record<string, Record<string, string>>): () => Map<string, Pgc> {
+  let dir = "";
+  let opened = new Map<string, Pgc>();
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    opened = await openScopes(dir, sources);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return () => opened;
+}
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scopes = withScopes("mesh-climb-across-", SOURCES);
 
 /** The manager's view: net's references call queue_packet twice. */
 const OWNERSHIP: Ownership = {
@@ -48,15 +53,18 @@ const OWNERSHIP: Ownership = {
   callersOf: (symbol) => (symbol === "queue_packet" ? [{ scope: "net", count: 2 }] : []),
 };
 
-async function climbFrom(text: string, withOwnership: boolean): Promise<TraceOutcome> {
+/** The climb from a one-step chain starting at `symbol` in `scope`, each scope's own search answering. */
+async function climbIn(within: Map<string, Pgc>, scope: string, symbol: string, text: string, ownership?: Ownership): Promise<TraceOutcome> {
   const question = parseQuestion(text);
-  const expand = async (scope: string, args: ExpandArgs) => ({ result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 });
-  const args: ExpandArgs = { question, mode: "forward", from: { symbol: "queue_packet" }, covered: {} };
-  const first = await (scopes.get("core") as Pgc).search().expand(parseExpandArgs(args));
-  const entry = toStep(first.steps[0]!, "core", "core-1", null);
-  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "core", agent: "core-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-  return climbCallers({ expand, managerId: "manager", ...(withOwnership ? { ownership: OWNERSHIP } : {}) }, question, outcome, 6);
+  const expand = async (at: string, args: ExpandArgs) => ({ result: await (within.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
+  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
+  const first = await (within.get(scope) as Pgc).search().expand(parseExpandArgs(args));
+  const entry = toStep(first.steps[0]!, scope, `${scope}-1`, null);
+  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope, agent: `${scope}-1`, args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  return climbCallers({ expand, managerId: "manager", ...(ownership ? { ownership } : {}) }, question, outcome, 6);
 }
+
+const climbFrom = (text: string, withOwnership: boolean) => climbIn(scopes(), "core", "queue_packet", text, withOwnership ? OWNERSHIP : undefined);
 
 describe("climbCallers across scopes", () => {
   it("goes back into the scope whose code calls the first step, to the caller bearing most on the question, as a hop of its own", async () => {
@@ -110,31 +118,17 @@ describe("climbCallers to a method's caller through an object of its class", () 
       ].join("\n"),
     },
   };
-  let classDir: string;
-  let classScopes: Map<string, Pgc>;
-
-  beforeAll(async () => {
-    classDir = mkdtempSync(join(tmpdir(), "mesh-climb-class-"));
-    classScopes = await openScopes(classDir, CLASS_SOURCES);
-  });
-
-  afterAll(() => rmSync(classDir, { recursive: true, force: true }));
+  const classScopes = withScopes("mesh-climb-class-", CLASS_SOURCES);
 
   async function climbMethod(withClassCalls: boolean): Promise<TraceOutcome> {
-    const map = await scopeMapOf([...classScopes.values()].map((pgc) => pgc.facts()));
+    const map = await scopeMapOf([...classScopes().values()].map((pgc) => pgc.facts()));
     const ownership: Ownership = withClassCalls ? map : { ownersOf: (s) => map.ownersOf(s), callersOf: (s) => map.callersOf(s) };
-    const question = parseQuestion("How does a command parse the long options and positional arguments of its command line?");
-    const expand = async (scope: string, args: ExpandArgs) => ({ result: await (classScopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 });
-    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "OptionParser.parse_args" }, covered: {} };
-    const first = await (classScopes.get("parser") as Pgc).search().expand(parseExpandArgs(args));
-    const entry = toStep(first.steps[0]!, "parser", "parser-1", null);
-    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "parser", agent: "parser-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-    return climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+    return climbIn(classScopes(), "parser", "OptionParser.parse_args", "How does a command parse the long options and positional arguments of its command line?", ownership);
   }
 
   it("reports the class's methods called from outside in the scope's facts", () => {
-    expect(classScopes.get("cli")?.facts().class_calls).toEqual({ "OptionParser.parse_args": 1 });
-    expect(classScopes.get("cli")?.facts().references.some((r) => r.target === "parse_args")).toBe(false);
+    expect(classScopes().get("cli")?.facts().class_calls).toEqual({ "OptionParser.parse_args": 1 });
+    expect(classScopes().get("cli")?.facts().references.some((r) => r.target === "parse_args")).toBe(false);
   });
 
   it("goes back into the scope calling the method through an object of its class", async () => {
@@ -148,5 +142,53 @@ describe("climbCallers to a method's caller through an object of its class", () 
     const climbed = await climbMethod(false);
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["OptionParser.parse_args"]);
+  });
+});
+
+describe("climbCallers through a C struct field a climbed caller is stored into", () => {
+  // The chain starts at veth_forward_skb; its caller veth_xmit is stored into `.ndo_start_xmit`, which
+  // core's dev_queue_xmit calls through: the field is looked up for a caller the climb added, as for the first step.
+  const C_SOURCES: Record<string, Record<string, string>> = {
+    core: {
+      "core/dev.c": [
+        "/* dev_queue_xmit - queue a buffer for transmission on its device */",
+        "int dev_queue_xmit(struct sk_buff *skb)",
+        "{",
+        "\tconst struct net_device_ops *ops = skb->dev->netdev_ops;",
+        "\treturn ops->ndo_start_xmit(skb, skb->dev);",
+        "}",
+        "",
+      ].join("\n"),
+    },
+    drivers: {
+      "drivers/veth.c": [
+        "/* veth_forward_skb - forward a frame to the peer */",
+        "static int veth_forward_skb(struct net_device *peer, struct sk_buff *skb)",
+        "{",
+        "\tskb->dev = peer;",
+        "\treturn 0;",
+        "}",
+        "",
+        "/* veth_xmit - transmit a frame to the veth peer */",
+        "static int veth_xmit(struct sk_buff *skb, struct net_device *dev)",
+        "{",
+        "\treturn veth_forward_skb(dev, skb);",
+        "}",
+        "",
+        "static const struct net_device_ops veth_ops = {",
+        "\t.ndo_start_xmit = veth_xmit,",
+        "};",
+        "",
+      ].join("\n"),
+    },
+  };
+  const cScopes = withScopes("mesh-climb-field-", C_SOURCES);
+
+  it("goes back from the stored function into the scope calling through the field", async () => {
+    const map = await scopeMapOf([...cScopes().values()].map((pgc) => pgc.facts()));
+    const climbed = await climbIn(cScopes(), "drivers", "veth_forward_skb", "How is a buffer queued for transmission forwarded as a frame to the veth peer?", map);
+
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["core:dev_queue_xmit", "drivers:veth_xmit", "drivers:veth_forward_skb"]);
+    expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "core/dev.c", line: 5, bound_at: { field: "ndo_start_xmit", file_path: "drivers/veth.c", line: 15 } });
   });
 });
