@@ -1,7 +1,9 @@
 // Scopes of real code in-process: each writes its files under one root and opens its own PGC there, so a
 // manager-side search can be run against the workers' real call-graph searches without a fleet.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import pino from "pino";
 import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
@@ -23,6 +25,18 @@ export async function openScopes(dir: string, sources: Record<string, Record<str
     scopes.set(scope, new Pgc(scope, paths, opened));
   }
   return scopes;
+}
+
+/** Opens the sources' scopes (`openScopes`) in a fresh temp dir before a suite's tests, and removes it after them. */
+export function withScopes(prefix: string, sources: Record<string, Record<string, string>>): () => Map<string, Pgc> {
+  let dir = "";
+  let opened = new Map<string, Pgc>();
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    opened = await openScopes(dir, sources);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return () => opened;
 }
 
 /**

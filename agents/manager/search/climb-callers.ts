@@ -20,8 +20,13 @@ import { cover, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Cove
 import { calledAs } from "../validation/chain-check.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
-/** Callers prepended at most: a chain's beginning, not the whole call stack above it. */
-export const MAX_CLIMB = 4;
+/**
+ * Callers prepended at most: a chain's beginning, not the whole call stack above it (each must be worth
+ * enough as well). As many as the default hop budget has hops: 4 cut `udp_rcv` → `__udp4_lib_rcv` → … →
+ * `__udp_queue_rcv_skb` short of its first step; 5 changed no answer of the grounding benchmark when it was
+ * tried with the old relevance rule, 6 with the step's worth completed that chain and changed nothing else.
+ */
+export const MAX_CLIMB = 6;
 /**
  * A caller joins when it is worth at least this share of what the chain's first step is worth: the
  * functions above the best match often name less of the question (`__udp4_lib_rcv` over

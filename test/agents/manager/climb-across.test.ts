@@ -1,12 +1,9 @@
 // The climb to where a chain begins, across scopes: when nothing in the first step's own scope calls it
 // (or nothing that bears enough on the question), the scopes calling it from outside are asked, and the
 // best caller there becomes the chain's first step, in a hop of its own, with its real call line.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
+import { scopeMapOf, withScopes } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
@@ -32,18 +29,6 @@ const SOURCES: Record<string, Record<string, string>> = {
     ].join("\n"),
   },
 };
-
-/** Opens the sources' scopes in a fresh temp dir before the suite's tests, and removes it after them. */
-function withScopes(prefix: string, sources: Record<string, Record<string, string>>): () => Map<string, Pgc> {
-  let dir = "";
-  let opened = new Map<string, Pgc>();
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), prefix));
-    opened = await openScopes(dir, sources);
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return () => opened;
-}
 
 const scopes = withScopes("mesh-climb-across-", SOURCES);
 

@@ -10,11 +10,11 @@ import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { climbCallers, CLIMB_SHARE } from "../../../agents/manager/search/climb-callers.js";
+import { climbCallers, CLIMB_SHARE, MAX_CLIMB } from "../../../agents/manager/search/climb-callers.js";
 import { relevance } from "../../../agents/search/relevance.js";
-import { openScopes } from "../../helpers/scopes.js";
+import { withScopes } from "../../helpers/scopes.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
-import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+import { parseExpandArgs, type ExpandArgs, type ExpandResult } from "../../../agents/protocol/index.js";
 
 const logger = pino({ level: "silent" });
 let dir: string;
@@ -52,16 +52,18 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The climb from the forward search's one-step outcome when it starts at `symbol`. */
-async function climbFrom(text: string, symbol: string): Promise<TraceOutcome> {
+/** The climb from the forward search's one-step outcome when it starts at `symbol` in `net`'s scope. */
+async function climbIn(net: Pgc, text: string, symbol: string): Promise<{ climbed: TraceOutcome; first: ExpandResult }> {
   const question = parseQuestion(text);
-  const expand = async (_scope: string, args: ExpandArgs) => ({ result: await pgc.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
+  const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
   const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
-  const first = await pgc.search().expand(parseExpandArgs(args));
+  const first = await net.search().expand(parseExpandArgs(args));
   const entry = toStep(first.steps[0]!, "net", "net-1", null);
   const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-  return climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
+  return { climbed: await climbCallers({ expand, managerId: "manager" }, question, outcome, 6), first };
 }
+
+const climbFrom = async (text: string, symbol: string) => (await climbIn(pgc, text, symbol)).climbed;
 
 describe("climbCallers", () => {
   it("goes back from _queue_packet to queue_packet, which names as much of the question, and to deliver_packet, which names nearly as much, and not on to receive", async () => {
@@ -108,29 +110,31 @@ describe("climbCallers by a step's worth", () => {
       ].join("\n"),
     },
   };
-  let worthDir: string;
-  let net: Pgc;
-
-  beforeAll(async () => {
-    worthDir = mkdtempSync(join(tmpdir(), "mesh-climb-worth-"));
-    net = (await openScopes(worthDir, SOURCES)).get("net") as Pgc;
-  });
-
-  afterAll(() => rmSync(worthDir, { recursive: true, force: true }));
+  const scopes = withScopes("mesh-climb-worth-", SOURCES);
 
   it("goes back to the caller that bears less on the question but names what the chain has not covered", async () => {
     const question = parseQuestion("How is a received packet queued?");
-    const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
-    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "queue_packet" }, covered: {} };
-    const first = await net.search().expand(parseExpandArgs(args));
-    const entry = toStep(first.steps[0]!, "net", "net-1", null);
-    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-    const climbed = await climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
+    const { climbed, first } = await climbIn(scopes().get("net") as Pgc, question.text, "queue_packet");
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["on_frame", "queue_packet"]);
     expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "net/wire.py", line: 5, text: "    queue_packet(frame)" });
     // It bears less than CLIMB_SHARE of what queue_packet bears, and less than requeue_packet: by relevance alone it would not have joined.
     const bears = (detail: string) => Number(/it bears ([\d.]+) on the question/.exec(detail)?.[1]);
     expect(bears(climbed.decisions[0]?.detail ?? "")).toBeLessThan(CLIMB_SHARE * relevance(question, first.steps[0]!.matches));
+  });
+});
+
+describe("climbCallers up a long path", () => {
+  // udp_rcv → __udp4_lib_rcv → … → __udp_queue_rcv_skb in miniature: five callers above the start, each
+  // naming the question's words; the climb goes up to MAX_CLIMB of them.
+  const names = ["udp_rcv", "udp_lib_rcv", "udp_unicast_rcv", "udp_queue_rcv", "udp_queue_rcv_one", "udp_queue_rcv_locked"];
+  const lines = names.flatMap((name, i) => [`def ${name}(datagram):`, '    """Queues a received UDP datagram."""', `    ${names[i + 1] ?? "SOCKET_QUEUE.append"}(datagram)`, ""]);
+  const scopes = withScopes("mesh-climb-long-", { net: { "net/udp.py": [...lines, "SOCKET_QUEUE = []", ""].join("\n") } });
+
+  it(`prepends up to MAX_CLIMB (${MAX_CLIMB}) callers`, async () => {
+    const { climbed } = await climbIn(scopes().get("net") as Pgc, "How is a received UDP datagram queued?", "udp_queue_rcv_locked");
+
+    expect(MAX_CLIMB).toBeGreaterThanOrEqual(5);
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(names);
   });
 });
