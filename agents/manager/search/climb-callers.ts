@@ -11,12 +11,13 @@
 // `dd_dispatch_request` is reached from blk-mq's scheduler code through `dispatch_request`), or, for a
 // method, through an object of its class (click's `Command.parse_args` calls `parser.parse_args(…)` on the
 // `OptionParser` that `make_parser` returns); that scope becomes the chain's first hop. A first step the
-// question names as code (`e1000_setup_ring`) is where the chain begins: no climb above it. Each step up is
+// question names as code (`e1000_setup_ring`) is where the chain begins: no climb above it; and a chain
+// passing through the function the question names first begins there (fromNamedStep). Each step up is
 // one `callers` request to its own scope (and at most CLIMB_SCOPES others); the call line is cited as for
 // any step.
 import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
-import type { ParsedQuestion } from "../../search/question.js";
-import { cover, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
+import { cover, coverageShare, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { calledAs } from "../validation/chain-check.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
@@ -142,7 +143,36 @@ export { calledAs };
 
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 
+/**
+ * A chain passing through a function the question writes as code (`loop.create_connection`, reached from
+ * `open_connection`) begins there, as a first step so named has no climb above it: the steps before it
+ * are left out, with the hops that held only them. Null when no later step is so named.
+ */
+export function fromNamedStep(question: Pick<ParsedQuestion, "terms" | "names" | "text">, outcome: TraceOutcome): TraceOutcome | null {
+  // Only the first name the question writes says where it begins ("interval() … down to setInterval" ends at the second).
+  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
+  if (first === undefined || destinationTerms(question).has(first)) return null;
+  const namesFirst = (matches: readonly TermMatch[]) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+  const named = (s: ChainStep) => s.kind !== "class" && namesFirst(searchStepOf(outcome.hops, s)?.matches ?? []);
+  // A chain already beginning at a function of that name (`ZodObject.extend` before core's `extend`) keeps its beginning.
+  if (outcome.steps[0] && named(outcome.steps[0])) return null;
+  const at = outcome.steps.findIndex((s, i) => i > 0 && named(s));
+  if (at < 0) return null;
+  const begins = outcome.steps[at] as ChainStep;
+  const dropped = outcome.steps.slice(0, at);
+  const begin: ChainStep = { ...begins, role: "entry", call_site: null };
+  const h = outcome.hops.findIndex((hop) => hop.steps.includes(begins));
+  const hops = outcome.hops.slice(h).map((hop, i) => (i === 0 ? { ...hop, steps: [begin, ...hop.steps.slice(hop.steps.indexOf(begins) + 1)] } : hop));
+  const steps = [begin, ...outcome.steps.slice(at + 1)];
+  let covered: Coverage = new Map();
+  for (const step of steps) covered = cover(covered, searchStepOf(outcome.hops, step)?.matches ?? []);
+  const detail = `began at ${begins.symbol}: the question names it (the chain from ${dropped[0]?.symbol} reached it; ${dropped.map((d) => d.symbol).join(", ")} left out)`;
+  return { ...outcome, steps, hops, coverage: coverageShare(question, covered), decisions: [...outcome.decisions, { at: "start", detail }] };
+}
+
 export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, outcome: TraceOutcome, maxHops: number): Promise<TraceOutcome> {
+  const trimmed = fromNamedStep(question, outcome);
+  if (trimmed) return trimmed;
   // The hop budget bounds how far a chain reaches.
   const steps = [...outcome.steps];
   const hops = [...outcome.hops];

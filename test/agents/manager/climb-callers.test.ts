@@ -138,3 +138,53 @@ describe("climbCallers up a long path", () => {
     expect(climbed.steps.map((s) => s.symbol)).toEqual(names);
   });
 });
+
+describe("a chain passing through the function the question names first", () => {
+  const SOURCES = {
+    net: {
+      "net/streams.py": [
+        "def open_connection(host):",
+        '    """Opens a stream to the host."""',
+        "    return create_connection(host)",
+        "",
+        "def create_connection(host):",
+        '    """Connects a socket to the host without blocking."""',
+        "    return connect_socket(host)",
+        "",
+        "def connect_socket(host):",
+        '    """Connects the socket, waiting for it to be writable."""',
+        "    return host",
+        "",
+      ].join("\n"),
+    },
+  };
+  const scopes = withScopes("mesh-climb-named-", SOURCES);
+
+  /** The forward chain from open_connection (its best path, as one hop), then the climb. */
+  async function chainFrom(text: string): Promise<TraceOutcome> {
+    const net = scopes().get("net") as Pgc;
+    const question = parseQuestion(text);
+    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "open_connection" }, covered: {} };
+    const result = await net.search().expand(parseExpandArgs(args));
+    const lead = result.leads.find((l) => l.exit === null)!;
+    const steps = lead.path.map((index, i) => toStep(result.steps[index]!, "net", "net-1", i === 0 ? null : lead.call_sites[i - 1]!));
+    const outcome: TraceOutcome = { steps, hops: [{ scope: "net", agent: "net-1", args, result, steps, failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    const expand = async (_scope: string, a: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(a)), agent: "net-1", failovers: 0 });
+    return climbCallers({ expand, managerId: "manager" }, question, outcome, 6);
+  }
+
+  it("begins there, leaving out the steps before it", async () => {
+    const chain = await chainFrom("How does create_connection() connect the socket without blocking?");
+
+    expect(chain.steps.map((s) => s.symbol)).toEqual(["create_connection", "connect_socket"]);
+    expect(chain.steps[0]).toMatchObject({ role: "entry", call_site: null });
+    expect(chain.hops[0]?.steps.map((s) => s.symbol)).toEqual(["create_connection", "connect_socket"]);
+    expect(chain.decisions.at(-1)?.detail).toBe("began at create_connection: the question names it (the chain from open_connection reached it; open_connection left out)");
+  });
+
+  it("keeps its beginning when the name is where the question says the path ends", async () => {
+    const chain = await chainFrom("How does opening a stream get all the way down to create_connection()?");
+
+    expect(chain.steps[0]?.symbol).toBe("open_connection");
+  });
+});
