@@ -144,15 +144,25 @@ export { calledAs };
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 
 /**
+ * Whether a place's matches name the function the question writes first, as code (`loop.create_connection`
+ * in "How does asyncio's loop.create_connection connect …"): where the question says its path begins. Only
+ * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
+ * is where the question says the path ends. Null when the question writes no such name.
+ */
+export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
+  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
+  if (first === undefined || destinationTerms(question).has(first)) return null;
+  return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+}
+
+/**
  * A chain passing through a function the question writes as code (`loop.create_connection`, reached from
  * `open_connection`) begins there, as a first step so named has no climb above it: the steps before it
  * are left out, with the hops that held only them. Null when no later step is so named.
  */
 export function fromNamedStep(question: Pick<ParsedQuestion, "terms" | "names" | "text">, outcome: TraceOutcome): TraceOutcome | null {
-  // Only the first name the question writes says where it begins ("interval() … down to setInterval" ends at the second).
-  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
-  if (first === undefined || destinationTerms(question).has(first)) return null;
-  const namesFirst = (matches: readonly TermMatch[]) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+  const namesFirst = firstNamed(question);
+  if (!namesFirst) return null;
   const named = (s: ChainStep) => s.kind !== "class" && namesFirst(searchStepOf(outcome.hops, s)?.matches ?? []);
   // A chain already beginning at a function of that name (`ZodObject.extend` before core's `extend`) keeps its beginning.
   if (outcome.steps[0] && named(outcome.steps[0])) return null;
