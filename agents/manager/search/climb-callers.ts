@@ -180,67 +180,79 @@ export function fromNamedStep(question: Pick<ParsedQuestion, "terms" | "names" |
   return { ...outcome, steps, hops, coverage: coverageShare(question, covered), decisions: [...outcome.decisions, { at: "start", detail }] };
 }
 
+/** The chain being extended backwards: its steps and hops (first first), and the scope of its first step. */
+interface Climb {
+  steps: ChainStep[];
+  hops: TracedHop[];
+  scope: string;
+  inChain: Set<string>;
+}
+
+/**
+ * The caller `current` is extended by: the one worth most in its own scope if it is worth `needed`, else
+ * the one worth most in the scopes calling it from outside (one more hop: only while the budget has one).
+ * Null, with why, when neither is worth enough.
+ */
+async function nextCaller(deps: ClimbDeps, question: ParsedQuestion, climb: Climb, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number): Promise<{ caller: Climbed } | { stop: string }> {
+  const here = await callerIn(deps, question, climb.scope, calledAs(current.symbol), { byName: true }, climb.inChain, maxHops, worth);
+  if (here && worth(here.step) >= needed) return { caller: here };
+  const elsewhere = climb.hops.length < maxHops ? await callerElsewhere(deps, question, climb.scope, current.symbol, await storedInto(deps, question, climb.scope, current, firstHop, maxHops), climb.inChain, maxHops, worth) : null;
+  if (elsewhere && worth(elsewhere.step) >= needed) return { caller: elsewhere };
+  const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0];
+  return { stop: nearest ? `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest.step))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}` : `began at ${current.symbol}: nothing else calls it` };
+}
+
+/** Puts `chosen` in front of the chain as its new first step, `current` joining it through the caller's call line. */
+function prepend(climb: Climb, current: ChainStep, chosen: Climbed): ChainStep {
+  const caller = toStep(chosen.step, chosen.scope, chosen.agent, null, "entry");
+  const called: ChainStep = { ...current, role: "callee", call_site: chosen.callSite };
+  climb.steps[climb.steps.indexOf(current)] = called;
+  climb.steps.unshift(caller);
+  climb.inChain.add(`${caller.file_path}:${caller.line_start}`);
+  const firstHop = climb.hops[0] as TracedHop;
+  const relabelled = firstHop.steps.map((s) => (s === current ? called : s));
+  if (chosen.scope === climb.scope) {
+    // The first hop is in this scope: the caller is one more of its steps (the scope is not visited again).
+    climb.hops[0] = { ...firstHop, steps: [caller, ...relabelled], result: { ...firstHop.result, steps: [...firstHop.result.steps, chosen.step] } };
+  } else {
+    // Into the scope the path came from: a hop of its own, before the others.
+    climb.hops[0] = { ...firstHop, steps: relabelled };
+    climb.hops.unshift({ scope: chosen.scope, agent: chosen.agent, args: chosen.args, result: chosen.result, steps: [caller], failovers: 0 });
+    climb.scope = chosen.scope;
+  }
+  return caller;
+}
+
 export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, outcome: TraceOutcome, maxHops: number): Promise<TraceOutcome> {
   const trimmed = fromNamedStep(question, outcome);
   if (trimmed) return trimmed;
-  // The hop budget bounds how far a chain reaches.
-  const steps = [...outcome.steps];
-  const hops = [...outcome.hops];
+  const first = outcome.steps[0];
+  if (!first || outcome.hops[0]?.scope !== first.scope) return outcome;
   const decisions: SearchDecision[] = [...outcome.decisions];
-  const first = steps[0];
-  if (!first || hops[0]?.scope !== first.scope) return outcome;
-  let scope = first.scope;
-  const inChain = new Set(steps.map((s) => `${s.file_path}:${s.line_start}`));
-  let current = first;
-  const firstMatches = searchStepOf(hops, first)?.matches ?? [];
-  const startRelevance = relevance(question, firstMatches);
+  const firstMatches = searchStepOf(outcome.hops, first)?.matches ?? [];
   if (namedByQuestion(question, firstMatches)) {
     decisions.push({ at: "start", detail: `began at ${first.symbol}: the question names it` });
     return { ...outcome, decisions };
   }
-  const needed = CLIMB_SHARE * RELEVANCE_CARRY * startRelevance;
+  const climb: Climb = { steps: [...outcome.steps], hops: [...outcome.hops], scope: first.scope, inChain: new Set(outcome.steps.map((s) => `${s.file_path}:${s.line_start}`)) };
+  const needed = CLIMB_SHARE * RELEVANCE_CARRY * relevance(question, firstMatches);
   let covered: Coverage = new Map();
-  for (const s of steps) covered = cover(covered, searchStepOf(hops, s)?.matches ?? []);
-  const worthOf = (step: SearchStep) => stepScore(question, step.matches, covered);
-  const worth = (c: Climbed) => worthOf(c.step);
+  for (const s of climb.steps) covered = cover(covered, searchStepOf(climb.hops, s)?.matches ?? []);
+  const worth = (step: SearchStep) => stepScore(question, step.matches, covered);
+  let current = first;
   for (let climbed = 0; climbed < MAX_CLIMB; climbed++) {
-    const name = calledAs(current.symbol);
-    const here = await callerIn(deps, question, scope, name, { byName: true }, inChain, maxHops, worthOf);
-    let best = here && worth(here) >= needed ? here : null;
-    if (!best) {
-      // Another scope is one more hop: only while the budget has one.
-      const elsewhere = hops.length < maxHops ? await callerElsewhere(deps, question, scope, current.symbol, await storedInto(deps, question, scope, current, current === first ? hops[0] : undefined, maxHops), inChain, maxHops, worthOf) : null;
-      if (elsewhere && worth(elsewhere) >= needed) best = elsewhere;
-      else {
-        const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b) - worth(a))[0];
-        decisions.push({ at: "start", detail: nearest ? `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}` : `began at ${current.symbol}: nothing else calls it` });
-        break;
-      }
+    const found = await nextCaller(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, needed);
+    if ("stop" in found) {
+      decisions.push({ at: "start", detail: found.stop });
+      break;
     }
-    const chosen: Climbed = best;
-    const caller = toStep(chosen.step, chosen.scope, chosen.agent, null, "entry");
-    // The step it calls now joins the chain through the caller's call line.
-    const called: ChainStep = { ...current, role: "callee", call_site: chosen.callSite };
-    const at = steps.indexOf(current);
-    steps[at] = called;
-    steps.unshift(caller);
-    inChain.add(`${caller.file_path}:${caller.line_start}`);
-    const firstHop = hops[0] as TracedHop;
-    const relabelled = firstHop.steps.map((s) => (s === current ? called : s));
-    if (chosen.scope === scope) {
-      // The first hop is in this scope: the caller is one more of its steps (the scope is not visited again).
-      hops[0] = { ...firstHop, steps: [caller, ...relabelled], result: { ...firstHop.result, steps: [...firstHop.result.steps, chosen.step] } };
-    } else {
-      // Into the scope the path came from: a hop of its own, before the others.
-      hops[0] = { ...firstHop, steps: relabelled };
-      hops.unshift({ scope: chosen.scope, agent: chosen.agent, args: chosen.args, result: chosen.result, steps: [caller], failovers: 0 });
-      scope = chosen.scope;
-    }
+    const chosen = found.caller;
+    const caller = prepend(climb, current, chosen);
     deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
     const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-    decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === called.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: it is worth ${fmt3(worth(chosen))} as a step, at least ${fmt3(needed)} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
+    decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: it is worth ${fmt3(worth(chosen.step))} as a step, at least ${fmt3(needed)} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
     covered = cover(covered, chosen.step.matches);
     current = caller;
   }
-  return { ...outcome, steps, hops, decisions };
+  return { ...outcome, steps: climb.steps, hops: climb.hops, decisions };
 }
