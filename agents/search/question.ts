@@ -50,10 +50,17 @@ const CALLERS_QUESTION = /\b(who|what|which(\s+\w+)?)\s+(calls|uses|invokes)\b|\
  */
 const CALLED_NAME = [/\b(?:calls|uses|invokes|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
 
+/** Words that begin a description, not a name: "Who calls the function that …", "Who calls my handler?". */
+const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your"]);
+
+/**
+ * The name a "who calls" question writes, or null when it describes the function instead ("Who calls the
+ * function that serialises a cookie …?": "the" is no name; its words then find the function).
+ */
 function calledName(text: string): string | null {
   for (const pattern of CALLED_NAME) {
     const name = pattern.exec(text)?.[1];
-    if (name && !QUESTION_NOISE.has(name.toLowerCase())) return name;
+    if (name && !QUESTION_NOISE.has(name.toLowerCase()) && !DETERMINERS.has(name.toLowerCase())) return name;
   }
   return null;
 }

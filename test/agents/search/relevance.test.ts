@@ -90,6 +90,14 @@ describe("parseQuestion", () => {
     expect(parseQuestion("How does kmalloc work?").intent).toBe("how");
   });
 
+  it("takes the word after `calls` as the name called, unless it begins a description", () => {
+    expect(parseQuestion("Who calls clone?").names).toEqual(["clone"]);
+    const described = parseQuestion("Who calls the function that serialises a cookie into a Set-Cookie header string?");
+    expect(described.intent).toBe("callers");
+    expect(described.names).toEqual([]);
+    expect(described.terms.map((t) => t.term)).not.toContain("the");
+  });
+
   it("knows the terms that are only fragments of a word the question writes, and does not start a chain on them alone", () => {
     const text = "How are 3D scenes rendered with OpenGL shaders?";
     const fragments = fragmentTerms(text);
