@@ -19,7 +19,8 @@ function looksLikeCode(word: string, called: boolean): boolean {
 }
 
 function namesOf(text: string): string[] {
-  const segments = text.split(QUALIFIER).filter((segment) => segment.length > 0);
+  // A backticked directive (`.. image::`) is its name without the markup around it.
+  const segments = text.split(QUALIFIER).map((segment) => segment.trim()).filter((segment) => segment.length > 0);
   const last = segments[segments.length - 1];
   if (last === undefined || last.length < MIN_SEGMENT_LENGTH) return [];
   return segments.length > 1 ? [text, last] : [last];

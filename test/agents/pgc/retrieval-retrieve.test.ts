@@ -59,6 +59,10 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("does SMTPHandler use HTTPConnection for URLs over HTTP")).toEqual(["SMTPHandler", "HTTPConnection"]);
   });
 
+  it("reads a backticked directive as its name, without the markup around it", () => {
+    expect(identifiersInQuery("When the parser meets an `.. image::` directive")).toEqual(["image"]);
+  });
+
   it("keeps the \"$\" of JavaScript names, and leaves prices alone", () => {
     expect(identifiersInQuery("What does $ZodCheckMinLength check?")).toEqual(["$ZodCheckMinLength"]);
     expect(identifiersInQuery("who subscribes to source$ and core.$constructor()")).toEqual(["source$", "core.$constructor", "$constructor"]);
