@@ -19,6 +19,7 @@ import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandAr
 import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { calledAs } from "../validation/chain-check.js";
+import { languageForPath } from "../../pgc/scan/index.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
 
 /**
@@ -121,16 +122,15 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   return found.filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
 }
 
-/** C files: where a function may be stored into a struct field (`.write_end = ext4_da_write_end`) and called through it. */
-const C_FILE = /\.(c|h|cc|cpp|cxx|hh|hpp)$/;
-
 /**
  * The struct fields a C step is stored into (`entry_fields`): for the chain's first step, as its own
  * expansion saw them; for a caller the climb added, one forward request with no depth to its scope.
  */
 async function storedInto(deps: ClimbDeps, question: ParsedQuestion, scope: string, step: ChainStep, firstHop: TracedHop | undefined, maxHops: number): Promise<readonly BindingSiteRef[]> {
   if (firstHop) return firstHop.result.entry_fields ?? [];
-  if (!C_FILE.test(step.file_path)) return [];
+  // Only C and C++ store functions into struct fields (`.write_end = ext4_da_write_end`) to call through them.
+  const language = languageForPath(step.file_path);
+  if (language !== "c" && language !== "cpp") return [];
   const args: ExpandArgs = { question, mode: "forward", from: { symbol: step.symbol, file_path: step.file_path, line: step.line_start }, covered: {}, max_depth: 0 };
   try {
     const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
@@ -151,7 +151,7 @@ export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ow
  * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
  * is where the question says the path ends. Null when the question writes no such name.
  */
-export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
+function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
   const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
   if (first === undefined || destinationTerms(question).has(first)) return null;
   return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
