@@ -183,7 +183,8 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       : round.candidates[0]
         ? `no function matches any of its words in full by its name, class or file (the nearest, ${round.candidates[0].qualified} in ${round.candidates[0].scope}: ${round.candidates[0].why})`
         : "no scope has a function matching any of its terms";
-    outcome = { steps: [], hops: [], decisions: [], coverage: 0, stopped_because: `the question matches no code well enough to start: ${best}` };
+    const stopped = `the question matches no code well enough to start: ${best}`;
+    outcome = { steps: [], hops: [], decisions: [{ at: "end", detail: `no chain reported: ${stopped}` }], coverage: 0, stopped_because: stopped };
   } else {
     if (request.to) checkRoute(deps.graph, start.scope, request.to, request.maxHops);
     const scopeScores = new Map<string, number>();

@@ -125,6 +125,8 @@ describe("the manager over the demo kernel", () => {
     expect(result.confidence).toBe("low");
     expect(result.chain).toEqual([]);
     expect(result.answer).toMatch(/^No chain found/);
+    // Why it stopped is a decision of its own, in the answer's audit record as in its text.
+    expect(result.decisions?.at(-1)).toMatchObject({ at: "end", detail: expect.stringMatching(/^no chain reported: the question matches no code well enough to start/) });
   });
 
   it("cannot loop in the kernel ↔ mm cycle, with a large budget", async () => {
