@@ -191,17 +191,48 @@ interface Climb {
 }
 
 /**
- * The caller `current` is extended by: the one worth most in its own scope if it is worth `needed`, else
- * the one worth most in the scopes calling it from outside (one more hop: only while the budget has one).
- * Null, with why, when neither is worth enough.
+ * Callers looked through at most, above one worth too little, for one worth enough: a path often climbs
+ * through plumbing that names little of the question (`blk_mq_do_dispatch_sched`,
+ * `__blk_mq_sched_dispatch_requests`) to the function that does what it says (`__blk_mq_run_hw_queue`,
+ * "when a hardware queue is run"). The plumbing joins only with the caller it leads to.
  */
-async function nextCaller(deps: ClimbDeps, question: ParsedQuestion, climb: Climb, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number): Promise<{ caller: Climbed } | { stop: string }> {
-  const here = await callerIn(deps, question, climb.scope, calledAs(current.symbol), { byName: true }, climb.inChain, maxHops, worth);
-  if (here && worth(here.step) >= needed) return { caller: here };
-  const elsewhere = climb.hops.length < maxHops ? await callerElsewhere(deps, question, climb.scope, current.symbol, await storedInto(deps, question, climb.scope, current, firstHop, maxHops), climb.inChain, maxHops, worth) : null;
-  if (elsewhere && worth(elsewhere.step) >= needed) return { caller: elsewhere };
-  const nearest = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0];
-  return { stop: nearest ? `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest.step))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}` : `began at ${current.symbol}: nothing else calls it` };
+export const CLIMB_LOOK_AHEAD = 3;
+
+/** The caller of `current` worth most: in its own scope, else (one more hop, while the budget has one) in the scopes calling it from outside. */
+async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number): Promise<{ best: Climbed | null; enough: boolean }> {
+  const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true }, at.inChain, maxHops, worth);
+  if (here && worth(here.step) >= needed) return { best: here, enough: true };
+  const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth) : null;
+  if (elsewhere && worth(elsewhere.step) >= needed) return { best: elsewhere, enough: true };
+  const best = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
+  return { best, enough: false };
+}
+
+/**
+ * The callers `current` is extended by, nearest first: the one worth most if it is worth `needed`; else,
+ * looking up through at most CLIMB_LOOK_AHEAD callers worth less (each the best above the last), the way
+ * to the first one worth `needed`. Null, with why, when there is none.
+ */
+async function nextCallers(deps: ClimbDeps, question: ParsedQuestion, climb: Climb, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, room: number): Promise<{ callers: Climbed[] } | { stop: string }> {
+  const found = await bestCaller(deps, question, { scope: climb.scope, inChain: climb.inChain, hops: climb.hops.length }, current, firstHop, maxHops, worth, needed);
+  if (found.enough && found.best) return { callers: [found.best] };
+  const nearest = found.best;
+  if (!nearest) return { stop: `began at ${current.symbol}: nothing else calls it` };
+  const stop = `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest.step))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}`;
+  const way: Climbed[] = [nearest];
+  const inChain = new Set(climb.inChain);
+  let hops = climb.hops.length + (nearest.scope === climb.scope ? 0 : 1);
+  for (let above = nearest; way.length <= Math.min(CLIMB_LOOK_AHEAD, room - 1); ) {
+    inChain.add(`${above.step.file_path}:${above.step.cite.line_start}`);
+    const step = toStep(above.step, above.scope, above.agent, null, "entry");
+    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed);
+    if (!next.best) break;
+    way.push(next.best);
+    if (next.enough) return { callers: way };
+    if (next.best.scope !== above.scope) hops++;
+    above = next.best;
+  }
+  return { stop: `${stop}, and no caller within ${CLIMB_LOOK_AHEAD} above it is worth that` };
 }
 
 /** Puts `chosen` in front of the chain as its new first step, `current` joining it through the caller's call line. */
@@ -242,19 +273,23 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
   for (const s of climb.steps) covered = cover(covered, searchStepOf(climb.hops, s)?.matches ?? []);
   const worth = (step: SearchStep) => stepScore(question, step.matches, covered);
   let current = first;
-  for (let climbed = 0; climbed < MAX_CLIMB; climbed++) {
-    const found = await nextCaller(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, needed);
+  for (let climbed = 0; climbed < MAX_CLIMB; ) {
+    const found = await nextCallers(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, needed, MAX_CLIMB - climbed);
     if ("stop" in found) {
       decisions.push({ at: "start", detail: found.stop });
       break;
     }
-    const chosen = found.caller;
-    const caller = prepend(climb, current, chosen);
-    deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
-    const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-    decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: it is worth ${fmt3(worth(chosen.step))} as a step, at least ${fmt3(needed)} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
-    covered = cover(covered, chosen.step.matches);
-    current = caller;
+    const target = found.callers.at(-1) as Climbed;
+    for (const chosen of found.callers) {
+      const caller = prepend(climb, current, chosen);
+      deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
+      const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
+      const why = chosen === target ? `it is worth ${fmt3(worth(chosen.step))} as a step, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worth(chosen.step))} itself)`;
+      decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
+      covered = cover(covered, chosen.step.matches);
+      current = caller;
+      climbed++;
+    }
   }
   return { ...outcome, steps: climb.steps, hops: climb.hops, decisions };
 }

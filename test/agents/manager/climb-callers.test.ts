@@ -10,7 +10,7 @@ import pino from "pino";
 import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { climbCallers, CLIMB_SHARE, MAX_CLIMB } from "../../../agents/manager/search/climb-callers.js";
+import { climbCallers, CLIMB_LOOK_AHEAD, CLIMB_SHARE, MAX_CLIMB } from "../../../agents/manager/search/climb-callers.js";
 import { relevance } from "../../../agents/search/relevance.js";
 import { withScopes } from "../../helpers/scopes.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
@@ -136,6 +136,47 @@ describe("climbCallers up a long path", () => {
 
     expect(MAX_CLIMB).toBeGreaterThanOrEqual(5);
     expect(climbed.steps.map((s) => s.symbol)).toEqual(names);
+  });
+});
+
+describe("climbCallers through plumbing", () => {
+  // blk-mq in miniature: between the function that runs a hardware queue and the one taking the next
+  // request out of the scheduler lie dispatch functions that name nothing of the question.
+  const plumbing = (depth: number) => {
+    const names = Array.from({ length: depth }, (_, i) => `dispatch_${i + 1}`);
+    return [
+      "def run_hw_queue(hctx):",
+      '    """Runs a hardware queue."""',
+      `    ${names[0]}(hctx)`,
+      "",
+      ...names.flatMap((name, i) => [`def ${name}(q):`, `    ${names[i + 1] ?? "next_request"}(q)`, ""]),
+      "def next_request(q):",
+      '    """Takes the next request out of the scheduler."""',
+      "    return SCHED.pop()",
+      "",
+      "SCHED = []",
+      "",
+    ].join("\n");
+  };
+  const near = withScopes("mesh-climb-plumbing-", { block: { "block/dispatch.py": plumbing(CLIMB_LOOK_AHEAD - 1) } });
+  const far = withScopes("mesh-climb-far-", { block: { "block/dispatch.py": plumbing(CLIMB_LOOK_AHEAD + 1) } });
+  const question = "When a hardware queue is run, how is the next request taken out of the scheduler?";
+
+  it(`goes up through callers worth little to one worth enough within CLIMB_LOOK_AHEAD (${CLIMB_LOOK_AHEAD}) of them`, async () => {
+    const { climbed } = await climbIn(near().get("block") as Pgc, question, "next_request");
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["run_hw_queue", "dispatch_1", "dispatch_2", "next_request"]);
+    expect(climbed.steps[1]?.call_site).toMatchObject({ line: 3, text: "    dispatch_1(hctx)" });
+    const details = climbed.decisions.map((d) => d.detail);
+    expect(details[0]).toMatch(/^went back to dispatch_2 .*: on the way to run_hw_queue \(worth [\d.]+ itself\)/);
+    expect(details[2]).toMatch(/^went back to run_hw_queue .*: it is worth [\d.]+ as a step, at least [\d.]+/);
+  });
+
+  it("does not climb when the caller worth enough is further up than that", async () => {
+    const { climbed } = await climbIn(far().get("block") as Pgc, question, "next_request");
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["next_request"]);
+    expect(climbed.decisions.at(-1)?.detail).toMatch(new RegExp(`^began at next_request: its best caller, dispatch_${CLIMB_LOOK_AHEAD + 1} in net, is worth [\\d.]+ as a step .*, and no caller within ${CLIMB_LOOK_AHEAD} above it is worth that$`));
   });
 });
 
