@@ -82,6 +82,8 @@ export const CallSiteSchema = z.strictObject({
   bound_at: BindingSiteSchema.optional(),
   /** The call names the callee by another name (`name`) that a re-export gave it: the re-export's line (`_minLength as minLength,`). */
   alias_at: z.strictObject({ name: nameField, ...lineFields }).optional(),
+  /** Not a call: the callee is a function defined in the caller's body (a closure it returns), and the line is the callee's first. */
+  defines: z.literal(true).optional(),
 });
 
 export const ExpandArgsSchema = z.strictObject({

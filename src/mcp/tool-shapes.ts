@@ -21,6 +21,7 @@ const chainStepShape = z.object({
       sha256: z.string(),
       bound_at: z.object({ field: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("a C call through a struct field: the line that stored the callee into it"),
       alias_at: z.object({ name: z.string(), file_path: z.string(), line: z.number(), text: z.string(), sha256: z.string() }).optional().describe("the call names the callee by another name: the re-export line that gives it"),
+      defines: z.literal(true).optional().describe("not a call: the callee is a function defined in the caller's body (a closure it returns), and the line is its first"),
     })
     .nullable(),
 });

@@ -21,7 +21,9 @@ export function stepLines(step: ChainStep, index: number, previous: ChainStep | 
   const lines =
     step.role === "caller"
       ? [`${index + 1}. ${step.symbol} (${where(step)}) [${step.scope}] calls ${first?.symbol ?? "it"} at ${site.file_path}:${site.line}`, `     ${site.line} | ${quote(site.text)}`]
-      : [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
+      : site.defines
+        ? [`${index + 1}. ${previous?.symbol ?? "?"} defines ${step.symbol} (${where(step)}) [${step.scope}] in its body`, `     ${site.line} | ${quote(site.text)}`]
+        : [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
   // Through a C struct field: the line that stored the callee into it is what makes the edge.
   const bound = site.bound_at;
   if (bound) lines.push(`     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);

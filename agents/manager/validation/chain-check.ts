@@ -11,7 +11,7 @@ export interface CheckableStep {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: (CitedLine & { bound_at?: CitedLine & { field: string }; alias_at?: CitedLine & { name: string } }) | null;
+  call_site: (CitedLine & { bound_at?: CitedLine & { field: string }; alias_at?: CitedLine & { name: string }; defines?: true }) | null;
 }
 
 interface CitedLine {
@@ -48,6 +48,19 @@ export function namesCallee(line: string, callee: string): boolean {
   const name = calledAs(callee);
   const escaped = name.replace(/[$]/g, "\\$");
   return new RegExp(`(^|[^\\w$])${escaped}([^\\w$]|$)`).test(line);
+}
+
+/**
+ * A `defines` edge (no call: the callee is a function defined in the caller's body) is real only if its
+ * line is among the callee's cited lines (its first, or its `def` under decorators) and names it, in the
+ * caller's file after the caller's first line (a long caller is cited by its head, so where its body ends
+ * is the worker's word, as which `foo` a call line naming `foo` calls is). Null when it is, else why not.
+ */
+function definedInside(caller: CheckableStep | undefined, callee: CheckableStep, site: CitedLine, read: string): string | null {
+  const where = `${site.file_path}:${site.line}`;
+  if (site.file_path !== callee.file_path || site.line < callee.line_start || site.line > callee.line_end || !namesCallee(read, callee.symbol)) return `${where} is not where ${lastName(callee.symbol)} is defined`;
+  if (!caller || caller.file_path !== callee.file_path || callee.line_start <= caller.line_start) return `${where} is not inside ${caller?.symbol ?? "the step before"}`;
+  return null;
 }
 
 /** A name as a literal piece of a regular expression. */
@@ -107,9 +120,11 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
             : !renames(aliasLine, callee, alias.name)
               ? `${alias.file_path}:${alias.line} does not re-export ${lastName(callee)} as ${alias.name}`
               : null
-          : !namesCallee(read, callee)
-            ? `${site.file_path}:${site.line} does not call ${lastName(callee)}`
-            : null;
+          : site.defines
+            ? definedInside(steps[i - 1], step, site, read)
+            : !namesCallee(read, callee)
+              ? `${site.file_path}:${site.line} does not call ${lastName(callee)}`
+              : null;
       if (broken) return { kept: i, cut: { step: i, reason: `step ${i + 1}: ${broken}` }, citations_checked: checks.length, citations_verified: verified };
     } else if (step.role !== "entry") {
       return { kept: i, cut: { step: i, reason: `step ${i + 1} (${step.symbol}) has no call line linking it to the chain` }, citations_checked: checks.length, citations_verified: verified };

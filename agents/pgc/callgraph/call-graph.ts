@@ -82,6 +82,29 @@ export class CallGraph {
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name));
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     this.link(data.calls, data.crossScopeReferences);
+    this.linkNested();
+  }
+
+  /**
+   * A function defined inside another function's body (a closure the outer one returns, as factories do:
+   * `createPacedMutations` returns its inner `mutate`; a decorator its `wrapper`) is where the outer one's
+   * behaviour goes on: an edge `defines` from the innermost enclosing function or method to it, at its first
+   * line. Nothing calls it there, so `callersOf` does not list it.
+   */
+  private linkNested(): void {
+    for (const ids of this.fileNodes().values()) {
+      // Outer first: by first line, then the longer one; a stack of the definitions still open.
+      const sorted = [...ids].sort((a, b) => (this.nodes[a] as GraphNode).line_start - (this.nodes[b] as GraphNode).line_start || (this.nodes[b] as GraphNode).line_end - (this.nodes[a] as GraphNode).line_end);
+      const open: GraphNode[] = [];
+      for (const id of sorted) {
+        const node = this.nodes[id] as GraphNode;
+        while (open.length > 0 && (open.at(-1) as GraphNode).line_end < node.line_start) open.pop();
+        const parent = open.at(-1);
+        const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
+        if (parent && !spansSame && node.kind === "function" && (parent.kind === "function" || parent.kind === "method")) this.addEdge(parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
+        if (!spansSame) open.push(node);
+      }
+    }
   }
 
   /** The scope's functions stored into a struct field, with where each was bound. */
@@ -174,7 +197,7 @@ export class CallGraph {
    */
   callersOf(target: string): CallerOf[] {
     const out: CallerOf[] = [];
-    for (const [from, edges] of this.out) for (const e of edges) if (lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode });
+    for (const [from, edges] of this.out) for (const e of edges) if (!e.defines && lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode });
     for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}) });
     return out.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
   }
@@ -259,7 +282,8 @@ export class CallGraph {
 
   private addExit(from: number, edge: ExitEdge): void {
     const list = this.exits.get(from) ?? [];
-    if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via)) list.push(edge);
+    // `this.seen.get(…)` on a Map and `this.registry.get(…)` on a `Registry` are two exits: the class says which `get`.
+    if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class)) list.push(edge);
     this.exits.set(from, list);
   }
 }

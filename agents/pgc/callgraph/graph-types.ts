@@ -30,6 +30,11 @@ export interface LocalEdge {
   bound?: BindingSite;
   /** The call names the callee by a name a re-export gave it. */
   alias?: AliasSite;
+  /**
+   * Not a call: the callee is a function defined in the caller's body (a closure it returns or hands on,
+   * `function mutate(…)` inside `createPacedMutations`), and `line` is the callee's first line.
+   */
+  defines?: true;
 }
 
 /** A call leaving the scope: the called name, the module it came from when the code says, and where. */

@@ -24,6 +24,8 @@ export interface Reached {
   bound?: BindingSite;
   /** The call names this node by a name a re-export gave it. */
   alias?: AliasSite;
+  /** Not called but defined in the parent's body (LocalEdge.defines). */
+  defines?: true;
   covered: Coverage;
   matches: TermMatch[];
   depth: number;
@@ -127,7 +129,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const next = cover(state.covered, matches);
-      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
       heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
     }
   }
@@ -142,7 +144,7 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
       const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.receiver_class ?? exit.module ?? "")) });
       const matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
       const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
-      const key = `${exit.module ?? ""}\0${exit.target}`;
+      const key = `${exit.module ?? ""}\0${exit.receiver_class ?? ""}\0${exit.target}`;
       const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };
       const known = exits.get(key);
       if (!known || lead.score > known.score) exits.set(key, lead);

@@ -14,6 +14,8 @@ export const MAX_CITED_LINES = 80;
 /** Lines of a long function's head that are cited: its signature and first statements. */
 export const HEAD_LINES = 12;
 export const DEFAULT_ENTRY_TOP_K = 8;
+/** Lines of decorators looked past for the line a nested function is defined on. */
+const MAX_DECORATOR_LINES = 8;
 /** Callers of a name returned at most (callers mode). */
 export const MAX_CALLER_LEADS = 16;
 
@@ -25,11 +27,19 @@ export interface SourceText {
 
 export class ScopeSearch {
   private index: EntryIndex | undefined;
-  /** Each body's terms, tokenized on first use and kept: the same functions are reached by many questions. */
+  /**
+   * Each body's terms, tokenized on first use and kept: the same functions are reached by many questions.
+   * The stored body is a function's first lines (MAX_BODY_LINES); what it calls anywhere in it is part of
+   * what it does too, so the names it calls are body terms as well (`this.metadataRegistry.get(schema)` on
+   * line 540 of a 550-line function).
+   */
   private readonly bodies = new Map<number, ReadonlySet<string>>();
   private readonly bodyTerms = (node: GraphNode): ReadonlySet<string> => {
     let terms = this.bodies.get(node.id);
-    if (!terms) this.bodies.set(node.id, (terms = new Set(tokenize(this.bodyOf(node)))));
+    if (!terms) {
+      const called = [...this.graph.callsOf(node.id), ...this.graph.exitsOf(node.id)].map((edge) => edge.callee).join(" ");
+      this.bodies.set(node.id, (terms = new Set(tokenize(`${this.bodyOf(node)}\n${called}`))));
+    }
     return terms;
   };
 
@@ -193,7 +203,8 @@ export class ScopeSearch {
         }
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
-          const site = await this.callSite(reached.parent.node.file_path, reached.callLine, reached);
+          const line = reached.defines ? await this.definitionLine(reached.node) : reached.callLine;
+          const site = await this.callSite(reached.parent.node.file_path, line, reached);
           if (!site) {
             complete = false;
             break;
@@ -230,13 +241,23 @@ export class ScopeSearch {
    * A call line, cited; through a C struct field, with the line that stored the callee into it; by a name
    * a re-export gave the callee, with the re-export's line.
    */
-  private async callSite(file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite } = {}): Promise<CallSiteRef | null> {
+  private async callSite(file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite; defines?: true } = {}): Promise<CallSiteRef | null> {
     const site = await this.citeLine(file, line);
     if (!site) return null;
     const bound = via.bound ? await this.citeLine(via.bound.file_path, via.bound.line) : null;
     const alias = via.alias ? await this.citeLine(via.alias.file_path, via.alias.line) : null;
     if ((via.bound && !bound) || (via.alias && !alias)) return null;
-    return { ...site, ...(via.bound && bound ? { bound_at: { field: via.bound.field, ...bound } } : {}), ...(via.alias && alias ? { alias_at: { name: via.alias.name, ...alias } } : {}) };
+    return { ...site, ...(via.bound && bound ? { bound_at: { field: via.bound.field, ...bound } } : {}), ...(via.alias && alias ? { alias_at: { name: via.alias.name, ...alias } } : {}), ...(via.defines ? { defines: true as const } : {}) };
+  }
+
+  /** The line naming a function where it is defined: its first, or the `def` under its decorators (`@functools.wraps(func)`). */
+  private async definitionLine(node: GraphNode): Promise<number> {
+    const text = await this.source.read(node.file_path);
+    if (text === null) return node.line_start;
+    const lines = text.split("\n");
+    const names = new RegExp(`(^|[^\\w$])${node.name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
+    for (let line = node.line_start; line <= Math.min(node.line_end, node.line_start + MAX_DECORATOR_LINES); line++) if (names.test(lines[line - 1] ?? "")) return line;
+    return node.line_start;
   }
 
   private async citeLine(file: string, line: number): Promise<Omit<CallSiteRef, "bound_at"> | null> {

@@ -2,8 +2,11 @@
 // (`-> t.Optional[URLSafeTimedSerializer]`, `: Promise<Foo | undefined>`): what the call graph takes the
 // class of an object returned by a function from.
 
-/** A class name as code writes one: a capital, then some lower case (`HTTPConnection`; not `MAX` or `T`). */
-export const CLASS_NAME = /^[A-Z][\w$]*[a-z][\w$]*$/;
+/**
+ * A class name as code writes one: a capital, then some lower case (`HTTPConnection`; not `MAX` or `T`),
+ * after any `$` or `_` a code base marks its internal classes with (Zod's `$ZodRegistry`, Python's `_Helper`).
+ */
+export const CLASS_NAME = /^[$_]*[A-Z][\w$]*[a-z][\w$]*$/;
 
 const NOTHING = /^(None|null|undefined|void|NoneType)$/;
 

@@ -26,7 +26,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 18: a method call through a module-level variable the file builds (`_default_encoder = JSONEncoder(…)`) names its class; a local of the calling function hides it. */
 /** 19: a Python definition in the `except` of a `try` importing the same name is a stand-in (`fallback_of`): calls of the name leave the scope by the import. */
 /** 20: a TS/JS named function expression bound to a variable keeps its own name too (`also_named`). */
-export const STORE_VERSION = 20;
+/** 21: a class name may begin with `$` or `_` (`$ZodRegistry`, `_Helper`): a field or variable typed so names its class. */
+export const STORE_VERSION = 21;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

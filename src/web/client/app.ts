@@ -111,7 +111,7 @@ function renderAnswer(answer: Answer): void {
       li.dataset["scope"] = step.scope;
       li.addEventListener("click", () => void showCitation(step));
       const prev = chain[i - 1];
-      const head = prev && step.call_site ? `${prev.symbol} (${step.call_site.file_path}:${step.call_site.line}) → ` : "";
+      const head = prev && step.call_site ? (step.call_site.defines ? `${prev.symbol} defines ` : `${prev.symbol} (${step.call_site.file_path}:${step.call_site.line}) → `) : "";
       li.append(document.createTextNode(`${head}${step.symbol} (${step.file_path}:${step.line_start}-${step.line_end}) [${step.scope}]`));
       if (step.call_site?.text) {
         const quote = document.createElement("span");

@@ -25,7 +25,7 @@ export interface ChainStep {
   line_start: number;
   line_end: number;
   sha256: string;
-  call_site: { file_path: string; line: number; text?: string; bound_at?: { field: string; file_path: string; line: number; text: string } } | null;
+  call_site: { file_path: string; line: number; text?: string; bound_at?: { field: string; file_path: string; line: number; text: string }; defines?: true } | null;
 }
 export interface Answer {
   id: string;

@@ -11,6 +11,7 @@ const FILES: Record<string, string> = {
   "schemas.ts": ["export function min(n: number) {", "  return checks.minLength(n);", "}", ""].join("\n"),
   "checks.ts": ["export {", "  _minLength as minLength,", "  _maxLength as maxLength,", '} from "../core/api.js";', ""].join("\n"),
   "api.ts": ["export function _minLength(n: number) {", "  return n;", "}", ""].join("\n"),
+  "retry.py": ["def retrying(func):", "    @functools.wraps(func)", "    def wrapper(*args):", "        return func(*args)", "    return wrapper", "", "def other():", "    pass", ""].join("\n"),
   "b.py": ["class SMTP:", "    def __init__(self, host):", "        self.connect(host)", "    def send_message(self, msg):", "        pass", ""].join("\n"),
 };
 const lines = (file: string, from: number, to: number) => (FILES[file] as string).split("\n").slice(from - 1, to).join("\n");
@@ -59,6 +60,24 @@ describe("checking a traced chain", () => {
     const bound = forged.call_site?.bound_at;
     if (bound) bound.sha256 = "0".repeat(64);
     expect((await checkChain([entry, forged], sources)).kept).toBe(1);
+  });
+
+  it("takes a function defined in the step before's body only at the line that defines it, inside the callee's lines and after the caller's first", async () => {
+    const outer: CheckableStep = { symbol: "retrying", role: "entry", ...span("retry.py", 1, 5), call_site: null };
+    const defined = (line: number, callee: { symbol: string; from: number; to: number } = { symbol: "wrapper", from: 2, to: 4 }): CheckableStep => ({
+      symbol: callee.symbol,
+      role: "callee",
+      ...span("retry.py", callee.from, callee.to),
+      call_site: { ...site("retry.py", line), defines: true },
+    });
+    // The `def` under the decorator names it.
+    expect(await checkChain([outer, defined(3)], sources)).toMatchObject({ kept: 2, cut: null });
+    // The decorator line does not name it; the return line names it but is not in its lines.
+    expect((await checkChain([outer, defined(2)], sources)).cut?.reason).toContain("retry.py:2 is not where wrapper is defined");
+    expect((await checkChain([outer, defined(5)], sources)).cut?.reason).toContain("retry.py:5 is not where wrapper is defined");
+    // A function defined before the caller's first line is not in its body.
+    const later: CheckableStep = { symbol: "other", role: "entry", ...span("retry.py", 7, 8), call_site: null };
+    expect((await checkChain([later, defined(3)], sources)).cut?.reason).toContain("retry.py:3 is not inside other");
   });
 
   it("takes a call by a re-exported name only with the line that renames the callee to it", async () => {

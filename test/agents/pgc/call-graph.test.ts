@@ -297,6 +297,80 @@ const SOURCES: Record<string, string> = {
     "",
   ].join("\n"),
   "router/router.ts": ["export class Router {", "  route(path: string): string {", "    return path.toUpperCase();", "  }", "}", ""].join("\n"),
+  "nest/paced.ts": [
+    'import { $Registry } from "../meta/registry";',
+    "export function createPaced(strategy: { run(f: () => void): void }): (item: string) => number {",
+    "  let pending = 0;",
+    "  function apply(item: string): number {",
+    "    pending += item.length;",
+    "    return pending;",
+    "  }",
+    "  const mutate = (item: string): number => {",
+    "    strategy.run(() => undefined);",
+    "    return apply(item);",
+    "  };",
+    "  return mutate;",
+    "}",
+    "export class Generator {",
+    "  private seen = new Map<string, number>();",
+    "  registry: $Registry;",
+    "  constructor(registry: $Registry) {",
+    "    this.registry = registry;",
+    "  }",
+    "  process(item: string): number {",
+    "    const known = this.seen.get(item);",
+    "    const step1 = item.length + 1;",
+    "    const step2 = item.length + 2;",
+    "    const step3 = item.length + 3;",
+    "    const step4 = item.length + 4;",
+    "    const step5 = item.length + 5;",
+    "    const step6 = item.length + 6;",
+    "    const step7 = item.length + 7;",
+    "    const step8 = item.length + 8;",
+    "    const step9 = item.length + 9;",
+    "    const step10 = item.length + 10;",
+    "    const step11 = item.length + 11;",
+    "    const step12 = item.length + 12;",
+    "    const step13 = item.length + 13;",
+    "    const step14 = item.length + 14;",
+    "    const step15 = item.length + 15;",
+    "    const step16 = item.length + 16;",
+    "    const step17 = item.length + 17;",
+    "    const step18 = item.length + 18;",
+    "    const step19 = item.length + 19;",
+    "    const step20 = item.length + 20;",
+    "    const step21 = item.length + 21;",
+    "    const step22 = item.length + 22;",
+    "    const step23 = item.length + 23;",
+    "    const step24 = item.length + 24;",
+    "    const step25 = item.length + 25;",
+    "    const step26 = item.length + 26;",
+    "    const step27 = item.length + 27;",
+    "    const step28 = item.length + 28;",
+    "    const step29 = item.length + 29;",
+    "    const step30 = item.length + 30;",
+    "    const extra = this.registry.get(item);",
+    "    return (known ?? 0) + extra;",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "nest/retry.py": [
+    "import functools",
+    "",
+    "class _Backoff:",
+    "    def wait(self):",
+    "        return 1",
+    "",
+    "def retrying(func):",
+    "    @functools.wraps(func)",
+    "    def wrapper(*args):",
+    "        delay: _Backoff = _Backoff()",
+    "        delay.wait()",
+    "        return func(*args)",
+    "    return wrapper",
+    "",
+  ].join("\n"),
 };
 
 beforeAll(() => {
@@ -567,6 +641,41 @@ describe("method calls in Python and TypeScript", () => {
     const calls = (qualified: string) => graph.callsOf(graph.nodes.find((n) => n.qualified === qualified)!.id).map((e) => graph.nodes[e.to]?.qualified);
     expect(calls("Reader.read")).toEqual(["FeedParser.feed"]);
     expect(calls("Builder.build")).toEqual(["Doc.compile"]);
+  });
+
+  it("links a function to the functions defined in its body (the closure a factory returns) by `defines` edges at their first lines, which are no calls", async () => {
+    const pgc = await open(corpus, "nest", ["nest/"]);
+    const graph = new CallGraph(pgc.data);
+    const node = (qualified: string) => graph.nodes.find((n) => n.qualified === qualified)!;
+    const edges = (qualified: string) => graph.callsOf(node(qualified).id).map((e) => `${graph.nodes[e.to]?.qualified} at ${e.line}${e.defines ? " (defines)" : ""}`);
+    expect(edges("createPaced")).toEqual(["apply at 4 (defines)", "mutate at 8 (defines)"]);
+    // Called where it is defined, a nested function keeps its call edge.
+    expect(edges("mutate")).toEqual(["apply at 10"]);
+    // A decorated function begins at its decorator.
+    expect(edges("retrying")).toEqual(["wrapper at 8 (defines)"]);
+    // A class's methods are its members, not definitions of an enclosing function; and a definition calls nothing.
+    expect(edges("Generator.process")).toEqual([]);
+    expect(graph.callersOf("mutate")).toEqual([]);
+    expect(graph.callersOf("apply").map((c) => c.node.qualified)).toEqual(["mutate"]);
+    // On the wire, the edge's line is the one naming the function: past its decorators.
+    const result = await pgc.search().expand({ question: parseQuestion("How does retrying wrap a function?"), mode: "forward", from: { symbol: "retrying" }, covered: {} });
+    const lead = result.leads.find((l) => l.path.map((i) => result.steps[i]?.qualified).join(" > ") === "retrying > wrapper");
+    expect(lead?.call_sites[0]).toMatchObject({ line: 9, text: "    def wrapper(*args):", defines: true });
+  });
+
+  it("keeps member calls of one name through objects of two classes as two exits, and takes a class named with a leading $ or _ for a class", async () => {
+    const pgc = await open(corpus, "nest", ["nest/"]);
+    const graph = new CallGraph(pgc.data);
+    const node = (qualified: string) => graph.nodes.find((n) => n.qualified === qualified)!;
+    expect(graph.exitsOf(node("Generator.process").id).map((e) => [e.target, e.receiver_class, e.line])).toEqual([["get", "Map", 21], ["get", "$Registry", 52]]);
+    expect(graph.callsOf(node("wrapper").id).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["_Backoff", "_Backoff.wait"]);
+  });
+
+  it("takes the names a function calls anywhere in it for words of its body, past the head a search document keeps", async () => {
+    const pgc = await open(corpus, "nest", ["nest/"]);
+    const result = await pgc.search().expand({ question: parseQuestion("How does the generator consult the registry?"), mode: "forward", from: { symbol: "Generator.process" }, covered: {} });
+    const process = result.steps.find((s) => s.qualified === "Generator.process");
+    expect(process?.matches.filter((m) => m.term.startsWith("registr")).map((m) => m.field)).toEqual(["body"]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
