@@ -1,6 +1,7 @@
 // C functions defined by a capitals macro at file level, the kernel's way: `SYSCALL_DEFINE3(write, …) { … }`
 // (a call statement, then a block) and `SYSCALL_DEFINE0(fork) { … }` (which the grammar reads as a function
-// whose type is the macro), in the translation unit or in its `#ifdef` blocks (docs/PGC.md).
+// whose type is the macro), in the translation unit or in its `#ifdef` blocks (docs/PGC.md); and functions
+// of no parameters whose attribute macros the grammar stumbles on (`void __sched schedule(void)`).
 import type { Node } from "web-tree-sitter";
 import type { ExtractContext } from "./extract-context.js";
 import { collapse, endLine } from "./node-text.js";
@@ -48,7 +49,23 @@ export function onOneArgumentMacroFunction(ctx: ExtractContext, node: Node): voi
   const macro = node.childForFieldName("type");
   const declarator = node.childForFieldName("declarator");
   const name = declarator?.type === "parenthesized_declarator" && declarator.namedChildCount === 1 && declarator.namedChild(0)?.type === "identifier" ? declarator.namedChild(0)?.text : undefined;
-  if (macro?.type !== "type_identifier" || !DEFINING_MACRO.test(macro.text) || !name || !atFileLevel(node)) return;
-  ctx.addSymbol(node, { name, kind: "function", signature: collapse(`${macro.text}(${name})`), params: 0 });
+  if (macro?.type !== "type_identifier" || !name || !atFileLevel(node)) return;
+  if (DEFINING_MACRO.test(macro.text)) {
+    ctx.addSymbol(node, { name, kind: "function", signature: collapse(`${macro.text}(${name})`), params: 0 });
+    ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+  } else if (name === "void") onAttributedFunction(ctx, node, macro.text);
+}
+
+/**
+ * `asmlinkage __visible void __sched schedule(void) { … }`, `static int __init foo_init(void) { … }`:
+ * attribute macros between the specifiers and the name make the grammar read the words before the name as
+ * declarations of their own (`asmlinkage __visible;`, `void __sched;`), the name as a type and `(void)` as a
+ * parenthesized declarator. A lower-case "type" followed by `(void)` and a body is that function, taking no
+ * parameters; its signature is its whole first line.
+ */
+function onAttributedFunction(ctx: ExtractContext, node: Node, name: string): void {
+  const lineStart = ctx.content.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const body = node.childForFieldName("body");
+  ctx.addSymbol(node, { name, kind: "function", signature: collapse(ctx.content.slice(lineStart, body ? body.startIndex : node.endIndex)), params: 0 });
   ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }

@@ -27,7 +27,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 19: a Python definition in the `except` of a `try` importing the same name is a stand-in (`fallback_of`): calls of the name leave the scope by the import. */
 /** 20: a TS/JS named function expression bound to a variable keeps its own name too (`also_named`). */
 /** 21: a class name may begin with `$` or `_` (`$ZodRegistry`, `_Helper`): a field or variable typed so names its class. */
-export const STORE_VERSION = 21;
+/** 22: a C function of no parameters with attribute macros before its name (`asmlinkage __visible void __sched schedule(void)`) is a function; the grammar had read its name as a type. */
+export const STORE_VERSION = 22;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -229,6 +229,35 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("finds a function of no parameters whose attribute macros the grammar stumbles on (asmlinkage __visible void __sched schedule(void))", async () => {
+    const content = [
+      "asmlinkage __visible void __sched schedule(void)",
+      "{",
+      "\tsched_submit_work(current);",
+      "\t__schedule(SM_NONE);",
+      "}",
+      "static int __init sched_init_debug(void)",
+      "{",
+      "\treturn 0;",
+      "}",
+      "int __sched yield_to(struct task_struct *p, bool preempt)",
+      "{",
+      "\treturn yield();",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "kernel/sched/core.c", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.line_start, s.line_end, s.params, s.signature])).toEqual([
+      ["function", "schedule", 1, 5, 0, "asmlinkage __visible void __sched schedule(void)"],
+      ["function", "sched_init_debug", 6, 9, 0, "static int __init sched_init_debug(void)"],
+      ["function", "yield_to", 10, 13, 2, "int __sched yield_to(struct task_struct *p, bool preempt)"],
+    ]);
+    expect(parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["sched_submit_work", "schedule", 3],
+      ["__schedule", "schedule", 4],
+      ["yield", "yield_to", 12],
+    ]);
+  });
+
   it("keeps the names C stores into struct fields, in initializers and in bodies, through & and casts", async () => {
     const content = [
       "static const struct net_device_ops veth_ops = {",
