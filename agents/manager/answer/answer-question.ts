@@ -39,17 +39,25 @@ export function anchored(candidate: Pick<ScoredCandidate, "matches">, fragments:
   return candidate.matches.some((m) => (m.strength >= FIELD_STRENGTH.file || (m.field === "body" && m.strength >= CODE_USE_STRENGTH)) && !fragments.has(m.term));
 }
 
-/** Starts traced for a "how" question: the best entry candidates, each a different function, at or above START_THRESHOLD. */
+/**
+ * Starts traced for a "how" question: the best entry candidates, each a different function, at or above
+ * START_THRESHOLD; and the best function the question writes as code, when it is not among them (a common
+ * word's name, `schedule()` among the kernel's hundreds of `sched_*` functions, scores low and is still
+ * where the question says the path is).
+ */
 export const START_BEAM = 5;
 /** A later start wins only if its chain covers more of the question by this much (an earlier one wins ties). */
 export const COVERAGE_TIE = 0.02;
 
-function startBeam(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+export function startBeam(question: Pick<ParsedQuestion, "terms">, candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
   const out: ScoredCandidate[] = [];
   for (const c of candidates) {
     if (c.score < START_THRESHOLD || out.length >= START_BEAM) break;
     if (!out.some((o) => o.scope === c.scope && o.qualified === c.qualified)) out.push(c);
   }
+  const named = (c: ScoredCandidate) => c.kind !== "class" && namedByQuestion(question, c.matches);
+  const written = out.some(named) ? undefined : candidates.find((c) => c.score >= START_THRESHOLD && named(c));
+  if (written) out.push(written);
   return out;
 }
 
@@ -196,7 +204,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
     } else {
       // The start is the candidate whose traced chain covers most of the question: the best single match
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
-      const starts = startBeam(anchoredCandidates);
+      const starts = startBeam(round.question, anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
       const { best, byName, value } = bestStart(round.question, starts, traced);
       outcome = await climbCallers(deps, round.question, traced[best] as TraceOutcome, request.maxHops);

@@ -3,7 +3,7 @@
 // code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
 // their names), the questions parsed as the manager parses them.
 import { describe, expect, it } from "vitest";
-import { bestStart } from "../../../agents/manager/answer/answer-question.js";
+import { bestStart, START_BEAM, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
 import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, relevance } from "../../../agents/search/relevance.js";
@@ -40,5 +40,23 @@ describe("bestStart", () => {
 
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.79, 3)])).toMatchObject({ best: 0, byName: false });
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.85, 3)])).toMatchObject({ best: 1, byName: false });
+  });
+});
+
+describe("startBeam", () => {
+  const question = parseQuestion("When schedule() is called, how does it choose the next normal (CFS) task to run?");
+  const scored = (symbol: string, score: number, kind = "function"): ScoredCandidate => ({ ...candidate(question, symbol, kind), score });
+  const others = ["sched_idle_cfs_rq", "set_next_task", "cpu_util_cfs", "task_cfs_rq", "sched_core_next", "pick_next_entity"].map((s, i) => scored(s, 0.4 - 0.01 * i));
+
+  it(`traces the best ${START_BEAM} starts, and the function the question writes as code when it is not among them`, () => {
+    const beam = startBeam(question, [...others, scored("schedule", START_THRESHOLD + 0.01)]);
+
+    expect(beam.map((c) => c.symbol)).toEqual([...others.slice(0, START_BEAM).map((c) => c.symbol), "schedule"]);
+  });
+
+  it("adds nothing when the written name is among the best already, is a class, or matches too little to start", () => {
+    expect(startBeam(question, [scored("schedule", 0.5), ...others]).map((c) => c.symbol)).toEqual(["schedule", ...others.slice(0, START_BEAM - 1).map((c) => c.symbol)]);
+    expect(startBeam(question, [...others, scored("schedule", START_THRESHOLD + 0.01, "class")])).toHaveLength(START_BEAM);
+    expect(startBeam(question, [...others, scored("schedule", START_THRESHOLD - 0.01)])).toHaveLength(START_BEAM);
   });
 });
