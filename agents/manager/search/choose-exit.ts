@@ -3,6 +3,7 @@
 // and followed only if the chain through it covers at least as much as staying does.
 import { parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
+import { destinationTerms } from "../../search/question.js";
 import { asModuleExit, chainedConstructions, ownersOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
@@ -127,6 +128,23 @@ async function passThrough(deps: TraceDeps, request: TraceRequest, result: Expan
   return found.sort((a, b) => b.next.reach - a.next.reach)[0] ?? null;
 }
 
+/**
+ * Whether the chain through the exit covers more of where the question says its path ends ("… end up with
+ * a development HTTP server bound to a port": `port`) than the best path staying in the scope does: then
+ * the exit is followed even when the staying path covers more of the rest, picking up the question's words
+ * on its way (destinationTerms).
+ */
+function nearerDestination(request: TraceRequest, result: ExpandResult, before: Coverage, probe: Probe): boolean {
+  const destination = destinationTerms(request.question);
+  if (destination.size === 0) return false;
+  const towards = { terms: request.question.terms.filter((t) => destination.has(t.term)) };
+  const endings = result.leads.filter((l) => l.exit === null);
+  const staying = Math.max(coverageShare(towards, before), ...endings.map((l) => coverageShare(towards, coveredAfter(result, l, before))));
+  const through = coveredAfter(result, probe.lead, before);
+  const going = Math.max(coverageShare(towards, through), ...probe.result.leads.map((l) => coverageShare(towards, coveredAfter(probe.result, { ...l, exit: null }, through))));
+  return going > staying;
+}
+
 export async function chooseExit(
   deps: TraceDeps,
   request: TraceRequest,
@@ -181,7 +199,8 @@ export async function chooseExit(
   // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
   // chain through it covers at least as much of the question as that path does.
   const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
-  let followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && best.reach >= stay)) ? best : null;
+  const towards = best ? nearerDestination(request, result, before, best) : false;
+  let followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && (best.reach >= stay || towards))) ? best : null;
   let passedOn: { probe: Probe; next: Probe } | null = null;
   if (!followed && wanted === null && hops.length + 2 <= request.maxHops) {
     passedOn = await passThrough(deps, request, result, looked, before, visited, scope, hops, stay);
@@ -195,7 +214,7 @@ export async function chooseExit(
       ? `the planned route goes to ${wanted}`
       : passedOn
         ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})`
-        : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)`;
+        : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}`;
     const bound = followed.result.bound_at;
     const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });

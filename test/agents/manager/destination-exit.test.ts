@@ -1,0 +1,96 @@
+// Where the question says its path ends: an exit whose chain reaches it is followed even when a path staying
+// in the scope picks up more of the question's other words ("… end up with a development server bound to a
+// port?": `flask run` stays in flask's banner code by its words, and reaches the port only in werkzeug's
+// `run_simple`). Python parsed for real, each scope's own search.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
+import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
+import { destinationTerms, parseQuestion } from "../../../agents/search/question.js";
+import { entryRound } from "../../../agents/manager/entry/entry-round.js";
+import { traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import type { ScopeFacts } from "../../../topology/index.js";
+import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+
+let dir: string;
+let scopes: Map<string, Pgc>;
+
+const SOURCES: Record<string, Record<string, string>> = {
+  cli: {
+    "cli/run.py": [
+      "from server.serve import run_simple",
+      "",
+      "def run_command(app, host, port):",
+      '    """Runs the run command: a development server for the app."""',
+      "    show_banner(app)",
+      "    return run_simple(host, port, app)",
+      "",
+      "def show_banner(app):",
+      '    """Shows the banner of the development server when the user types the command."""',
+      "    return describe_app(app)",
+      "",
+      "def describe_app(app):",
+      '    """Describes what the typed command serves: the app, in development mode, with its debugger."""',
+      "    return app",
+      "",
+    ].join("\n"),
+  },
+  server: {
+    "server/serve.py": [
+      "def run_simple(host, port, app):",
+      '    """Starts a server."""',
+      "    return make_server(host, port, app)",
+      "",
+      "def make_server(host, port, app):",
+      '    """Makes a server listening on the port."""',
+      "    return (host, port, app)",
+      "",
+    ].join("\n"),
+  },
+};
+
+const FACTS: ScopeFacts[] = [
+  { scope: "cli", paths: ["cli/"], symbols: ["run_command", "show_banner", "describe_app"], references: [] },
+  { scope: "server", paths: ["server/"], symbols: ["run_simple", "make_server"], references: [] },
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mesh-destination-"));
+  scopes = await openScopes(dir, SOURCES);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function trace(text: string): Promise<TraceOutcome> {
+  const question = parseQuestion(text);
+  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+  const start = round.candidates.find((c) => c.symbol === "run_command");
+  if (!start) throw new Error("run_command is no entry candidate");
+  const deps = {
+    managerId: "manager",
+    ownership: await scopeMapOf(FACTS),
+    graph: { nodes: [], edges: [] } as never,
+    expand: async (scope: string, args: ExpandArgs) => ({ result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
+  };
+  return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: 6, candidates: round.candidates });
+}
+
+describe("the exit towards where the question says its path ends", () => {
+  const question = "When the user types the run command, how does it end up with a development server bound to a port?";
+
+  it("is followed though the path staying in the scope covers more of the question's other words", async () => {
+    expect([...destinationTerms(parseQuestion(question))]).toEqual(["port"]);
+    const traced = await trace(question);
+
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["cli:run_command", "server:run_simple", "server:make_server"]);
+    expect(traced.decisions.find((d) => d.at === "exit")?.detail).toMatch(/^left cli by run_simple \(cli\/run\.py:6\) into server: .*, and leads nearer where the question says its path ends than staying does \(which covers ([\d.]+) of the question, it ([\d.]+)\)$/);
+  });
+
+  it("is not preferred when the question names no destination", async () => {
+    const traced = await trace("When the user types the run command, how does the development server show its banner?");
+
+    expect(new Set(traced.steps.map((s) => s.scope))).toEqual(new Set(["cli"]));
+  });
+});
