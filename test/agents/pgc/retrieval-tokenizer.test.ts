@@ -31,6 +31,9 @@ describe("tokenize", () => {
   it("drops English and code stopwords", () => {
     expect(tokenize("Return the size of this buffer, or None if it is empty")).toEqual(["size", "buffer", "empti"]);
     expect(tokenize("self.value")).toEqual(["valu"]);
+    // Prepositions a question uses ("validated against it") name nothing in code; code's own words stay.
+    expect(tokenize("validated against the schema during the request because itself")).toEqual(["valid", "schema", "request"]);
+    expect(tokenize("shut down now to")).toEqual(["shut", "down", "now", "to"]);
   });
 
   it("drops numeric literals and one-letter parts but keeps digits inside names", () => {
