@@ -102,6 +102,8 @@ export const ExpandArgsSchema = z.strictObject({
     member: z.boolean().optional(),
     /** The chain reaches it through a C struct field (`ops->ndo_start_xmit(…)`): `symbol` is the field, and the entry is the function this scope stores into it that bears most on the question. */
     field: z.boolean().optional(),
+    /** Callers mode: `symbol` is a method of this class; a call the scope shows to be another class's method is not its caller (one through an object of unknown class is). */
+    method_of: nameField.optional(),
   }),
   /** How strongly each question term is covered by the chain so far. */
   covered: z.record(z.string(), z.number().min(0).max(1)),

@@ -73,7 +73,9 @@ interface Climbed {
 async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number): Promise<Climbed | null> {
   const field = "field" in via ? via.field : null;
   const symbol = field ? field.field : "ofClass" in via ? `${via.ofClass}.${name}` : name;
-  const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...(field ? { field: true } : {}) }, covered: {}, max_depth: 0 };
+  // By name, a method's callers are the calls that may be its: not those the scope shows are another class's.
+  const methodOf = "byName" in via ? via.methodOf : undefined;
+  const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...(field ? { field: true } : {}), ...(methodOf ? { method_of: methodOf } : {}) }, covered: {}, max_depth: 0 };
   // The trail names only the manager: the climb is part of finding the start (the hop budget still counts).
   const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
   const result = parseExpandResult(answered.result);
@@ -89,7 +91,7 @@ async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string
 }
 
 /** How a caller elsewhere reaches the step: by its name, through a C struct field it is stored into, or as a method through an object of its class. */
-type Via = { byName: true } | { field: BindingSiteRef } | { ofClass: string };
+type Via = { byName: true; methodOf?: string } | { field: BindingSiteRef } | { ofClass: string };
 
 /** The class a method step belongs to (`OptionParser` of `click.OptionParser.parse_args`); none for a function or a constructor (called by its class's name). */
 function classOf(symbol: string): string | undefined {
@@ -109,7 +111,7 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   if (!ownership) return null;
   const name = calledAs(symbol);
   const ofClass = classOf(symbol);
-  const byName = (ownership.callersOf?.(name) ?? []).map((c) => ({ scope: c.scope, via: { byName: true } as Via, count: c.count }));
+  const byName = (ownership.callersOf?.(name) ?? []).map((c) => ({ scope: c.scope, via: { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) } as Via, count: c.count }));
   // A scope asked by name is asked for every call of the name, through an object of the class too.
   const named = new Set(byName.map((a) => a.scope));
   const asks: { scope: string; via: Via; count: number }[] = [
@@ -200,7 +202,8 @@ export const CLIMB_LOOK_AHEAD = 3;
 
 /** The caller of `current` worth most: in its own scope, else (one more hop, while the budget has one) in the scopes calling it from outside. */
 async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number): Promise<{ best: Climbed | null; enough: boolean }> {
-  const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true }, at.inChain, maxHops, worth);
+  const ofClass = classOf(current.symbol);
+  const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) }, at.inChain, maxHops, worth);
   if (here && worth(here.step) >= needed) return { best: here, enough: true };
   const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth) : null;
   if (elsewhere && worth(elsewhere.step) >= needed) return { best: elsewhere, enough: true };
@@ -291,5 +294,6 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
       climbed++;
     }
   }
-  return { ...outcome, steps: climb.steps, hops: climb.hops, decisions };
+  // The callers added count in what the chain covers (the forward chain's coverage also counted its exits' names).
+  return { ...outcome, steps: climb.steps, hops: climb.hops, decisions, coverage: Math.max(outcome.coverage, coverageShare(question, covered)) };
 }

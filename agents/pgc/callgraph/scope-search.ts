@@ -140,7 +140,8 @@ export class ScopeSearch {
     const found = this.graph
       .callersOf(name)
       .filter((c) => (args.from.field ? fieldCalled({ callee: c.callee, file_path: c.node.file_path }) === name : !(c.node.name === name && c.callee === name)))
-      .filter((c) => owner === undefined || this.callsMethodOf(c, owner));
+      .filter((c) => owner === undefined || this.callsMethodOf(c, owner))
+      .filter((c) => args.from.method_of === undefined || !this.callsOtherThan(c, args.from.method_of));
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {
@@ -179,6 +180,20 @@ export class ScopeSearch {
     if (!receiver) return false;
     if (receiver === owner) return true;
     return receiver.length >= MIN_RECEIVER_WORD && splitIdentifier(owner).some((word) => word.toLowerCase() === receiver.toLowerCase());
+  }
+
+  /**
+   * Whether a call of a method's name is shown to call another class's (`PIL.Image.open(…)` is no call of
+   * `Table.open`): it resolved here to a function or to a method of an unrelated class, it leaves the scope
+   * through an object of such a class, or its receiver is a capitalised name (a class or module) other
+   * than `owner`. A call through an object of unknown class (`table.open()`) may be `owner`'s.
+   */
+  private callsOtherThan(call: CallerOf, owner: string): boolean {
+    const family = new Set([owner, ...this.graph.subclassesOf(owner), ...this.graph.superclassesOf(owner)]);
+    if (call.to) return !family.has(call.to.container?.split(/::|\./).at(-1) ?? "");
+    if (call.receiver_class) return !family.has(call.receiver_class);
+    const receiver = /^(.*?)(?:\.|->|::)[A-Za-z_$][\w$]*$/.exec(call.callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1);
+    return receiver !== undefined && /^[A-Z]/.test(receiver) && !family.has(receiver);
   }
 
   private async wire(raw: readonly RawLead[]): Promise<ExpandResult> {

@@ -53,13 +53,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The climb from the forward search's one-step outcome when it starts at `symbol` in `net`'s scope. */
-async function climbIn(net: Pgc, text: string, symbol: string): Promise<{ climbed: TraceOutcome; first: ExpandResult }> {
+async function climbIn(net: Pgc, text: string, symbol: string, coverage = 0.5): Promise<{ climbed: TraceOutcome; first: ExpandResult }> {
   const question = parseQuestion(text);
   const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
   const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
   const first = await net.search().expand(parseExpandArgs(args));
   const entry = toStep(first.steps[0]!, "net", "net-1", null);
-  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage, stopped_because: "" };
   return { climbed: await climbCallers({ expand, managerId: "manager" }, question, outcome, 6), first };
 }
 
@@ -163,9 +163,11 @@ describe("climbCallers through plumbing", () => {
   const question = "When a hardware queue is run, how is the next request taken out of the scheduler?";
 
   it(`goes up through callers worth little to one worth enough within CLIMB_LOOK_AHEAD (${CLIMB_LOOK_AHEAD}) of them`, async () => {
-    const { climbed } = await climbIn(near().get("block") as Pgc, question, "next_request");
+    const { climbed, first } = await climbIn(near().get("block") as Pgc, question, "next_request", 0);
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["run_hw_queue", "dispatch_1", "dispatch_2", "next_request"]);
+    // What the chain covers counts the callers it went back to.
+    expect(climbed.coverage).toBeGreaterThan(relevance(parseQuestion(question), first.steps[0]!.matches));
     expect(climbed.steps[1]?.call_site).toMatchObject({ line: 3, text: "    dispatch_1(hctx)" });
     const details = climbed.decisions.map((d) => d.detail);
     expect(details[0]).toMatch(/^went back to dispatch_2 .*: on the way to run_hw_queue \(worth [\d.]+ itself\)/);

@@ -355,6 +355,28 @@ const SOURCES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  "nest/tables.ts": [
+    "export class Table {",
+    "  open(): number {",
+    "    return 1;",
+    "  }",
+    "}",
+    "export class Door {",
+    "  open(): number {",
+    "    return 2;",
+    "  }",
+    "}",
+    "export function figure(path: string): number {",
+    "  return Image.open(path);",
+    "}",
+    "export function enter(door: Door): number {",
+    "  return door.open();",
+    "}",
+    "export function show(thing: { open(): number }): number {",
+    "  return thing.open();",
+    "}",
+    "",
+  ].join("\n"),
   "nest/retry.py": [
     "import functools",
     "",
@@ -676,6 +698,18 @@ describe("method calls in Python and TypeScript", () => {
     const result = await pgc.search().expand({ question: parseQuestion("How does the generator consult the registry?"), mode: "forward", from: { symbol: "Generator.process" }, covered: {} });
     const process = result.steps.find((s) => s.qualified === "Generator.process");
     expect(process?.matches.filter((m) => m.term.startsWith("registr")).map((m) => m.field)).toEqual(["body"]);
+  });
+
+  it("lists as a method's callers by name the calls that may be its, not those the scope shows are another class's (method_of)", async () => {
+    const pgc = await open(corpus, "nest", ["nest/"]);
+    const callers = async (methodOf?: string) => {
+      const result = await pgc.search().expand({ question: parseQuestion("Who calls open?"), mode: "callers", from: { symbol: "open", ...(methodOf ? { method_of: methodOf } : {}) }, covered: {} });
+      return result.leads.map((l) => result.steps[l.path[0]!]?.qualified).sort();
+    };
+    expect(await callers()).toEqual(["enter", "figure", "show"]);
+    // `Image.open(…)` names another class, `door.open()` goes through a Door; `thing.open()` may be a Table's.
+    expect(await callers("Table")).toEqual(["show"]);
+    expect(await callers("Door")).toEqual(["enter", "show"]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
