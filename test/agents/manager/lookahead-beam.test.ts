@@ -17,21 +17,15 @@ import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agent
 let dir: string;
 let scopes: Map<string, Pgc>;
 
+/** As many logging helpers as the beam looks into, each named by words of the question: they fill it by their own scores. */
+const LOGGERS = ["log_send", "format_request", "client_log", "send_trace", "request_trace", "client_trace", "send_note", "request_note"].slice(0, LOOKAHEAD_BEAM);
+
 const SOURCES: Record<string, Record<string, string>> = {
   client: {
-    "client/session.py": [
-      "from logs.output import log_send, format_request, client_log",
-      "",
-      "def send_request(conn, data):",
-      "    log_send(data)",
-      "    format_request(data)",
-      "    client_log(data)",
-      "    return conn.urlopen(data)",
-      "",
-    ].join("\n"),
+    "client/session.py": [`from logs.output import ${LOGGERS.join(", ")}`, "", "def send_request(conn, data):", ...LOGGERS.map((name) => `    ${name}(data)`), "    return conn.urlopen(data)", ""].join("\n"),
   },
   logs: {
-    "logs/output.py": ["def log_send(data):", "    return data", "", "def format_request(data):", "    return data", "", "def client_log(data):", "    return data", ""].join("\n"),
+    "logs/output.py": LOGGERS.flatMap((name) => [`def ${name}(data):`, "    return data", ""]).join("\n"),
   },
   pool: {
     "pool/connectionpool.py": [
@@ -60,7 +54,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FACTS: ScopeFacts[] = [
   { scope: "client", paths: ["client/"], symbols: ["send_request"], references: [] },
-  { scope: "logs", paths: ["logs/"], symbols: ["log_send", "format_request", "client_log"], references: [] },
+  { scope: "logs", paths: ["logs/"], symbols: LOGGERS, references: [] },
   { scope: "pool", paths: ["pool/"], symbols: ["ConnectionPool", "urlopen", "_take_connection", "write"], references: [] },
 ];
 
@@ -82,14 +76,18 @@ async function trace(text: string, withCandidates: boolean): Promise<TraceOutcom
 
 describe("the exits a traced chain looks into", () => {
   it("looks past the best-named exits into the one whose owner holds what the question still asks for, and follows it", async () => {
-    expect(LOOKAHEAD_BEAM).toBe(3);
+    expect(LOOKAHEAD_BEAM).toBe(5);
     const traced = await trace("How does the client send a request through the connection pool?", true);
     expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["client:send_request", "pool:ConnectionPool.urlopen"]);
-    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "client/session.py", line: 7, text: "    return conn.urlopen(data)" });
-    expect(traced.decisions.find((d) => d.at === "exit")?.detail).toMatch(/^left client by urlopen \(client\/session\.py:7\) into pool: .*also looked at: client_log [\d.]+, log_send [\d.]+, format_request [\d.]+$/);
+    const line = 4 + LOGGERS.length;
+    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "client/session.py", line, text: "    return conn.urlopen(data)" });
+    const exit = traced.decisions.find((d) => d.at === "exit")?.detail ?? "";
+    expect(exit).toMatch(new RegExp(`^left client by urlopen \\(client/session\\.py:${line}\\) into pool: .*also looked at: `));
+    // Every best-named exit was looked into too.
+    for (const name of LOGGERS) expect(exit).toMatch(new RegExp(`(: |, )${name} [\\d.]+(,|$)`));
   });
 
-  it("without the entry round's view of the scopes, looks only at the three best-named exits and never reaches the pool", async () => {
+  it("without the entry round's view of the scopes, looks only at the best-named exits and never reaches the pool", async () => {
     const traced = await trace("How does the client send a request through the connection pool?", false);
     expect(traced.steps.map((s) => s.scope)).not.toContain("pool");
   });
