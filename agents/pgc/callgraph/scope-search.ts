@@ -2,9 +2,9 @@
 // a question, and its best local paths from one entry with their exits, every step cited and hashed.
 import { citationHash, MAX_CALL_SITE_CHARS, MAX_ENTRY_FIELDS, type BindingSiteRef, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type TermMatch } from "../../search/relevance.js";
-import { splitIdentifier, tokenize } from "../retrieval/index.js";
-import { fieldCalled, type BindingSite, type CallerOf, type CallGraph, type GraphNode } from "./call-graph.js";
-import { MIN_RECEIVER_WORD } from "./resolve-callee.js";
+import { tokenize } from "../retrieval/index.js";
+import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
+import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
@@ -140,8 +140,8 @@ export class ScopeSearch {
     const found = this.graph
       .callersOf(name)
       .filter((c) => (args.from.field ? fieldCalled({ callee: c.callee, file_path: c.node.file_path }) === name : !(c.node.name === name && c.callee === name)))
-      .filter((c) => owner === undefined || this.callsMethodOf(c, owner))
-      .filter((c) => args.from.method_of === undefined || !this.callsOtherThan(c, args.from.method_of));
+      .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
+      .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of));
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {
@@ -162,38 +162,6 @@ export class ScopeSearch {
       leads.push({ path: [steps.length - 1], call_sites: [], exit: { target: name, callee: c.callee, via: "local", call_site: site, matches }, score: c.score, coverage: c.score });
     }
     return { scope: this.scope, resolved: true, steps, leads };
-  }
-
-  /**
-   * Whether a call of a method's name calls it as `owner`'s (`Retry.from_int` asked as the callers of
-   * `Retry.from_int`): it resolved here to a method of that class or one related to it, it leaves the
-   * scope through an object of such a class, or its receiver names the class (`Retry.from_int(…)`,
-   * `self.environment.parse(…)` for `Environment`). A call through an object of unknown class is not
-   * counted: `options.parse(…)` is any class's `parse`.
-   */
-  private callsMethodOf(call: CallerOf, owner: string): boolean {
-    const family = new Set([owner, ...this.graph.subclassesOf(owner), ...this.graph.superclassesOf(owner)]);
-    const containerOf = (n: GraphNode) => n.container?.split(/::|\./).at(-1) ?? "";
-    if (call.to) return family.has(containerOf(call.to));
-    if (call.receiver_class) return family.has(call.receiver_class);
-    const receiver = /^(.*?)(?:\.|->|::)[A-Za-z_$][\w$]*$/.exec(call.callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1)?.replace(/^_+/, "");
-    if (!receiver) return false;
-    if (receiver === owner) return true;
-    return receiver.length >= MIN_RECEIVER_WORD && splitIdentifier(owner).some((word) => word.toLowerCase() === receiver.toLowerCase());
-  }
-
-  /**
-   * Whether a call of a method's name is shown to call another class's (`PIL.Image.open(…)` is no call of
-   * `Table.open`): it resolved here to a function or to a method of an unrelated class, it leaves the scope
-   * through an object of such a class, or its receiver is a capitalised name (a class or module) other
-   * than `owner`. A call through an object of unknown class (`table.open()`) may be `owner`'s.
-   */
-  private callsOtherThan(call: CallerOf, owner: string): boolean {
-    const family = new Set([owner, ...this.graph.subclassesOf(owner), ...this.graph.superclassesOf(owner)]);
-    if (call.to) return !family.has(call.to.container?.split(/::|\./).at(-1) ?? "");
-    if (call.receiver_class) return !family.has(call.receiver_class);
-    const receiver = /^(.*?)(?:\.|->|::)[A-Za-z_$][\w$]*$/.exec(call.callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1);
-    return receiver !== undefined && /^[A-Z]/.test(receiver) && !family.has(receiver);
   }
 
   private async wire(raw: readonly RawLead[]): Promise<ExpandResult> {
