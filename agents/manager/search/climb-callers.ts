@@ -283,11 +283,13 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
       break;
     }
     const target = found.callers.at(-1) as Climbed;
+    // Each caller's worth as it was weighed, before the way's own steps count as covered.
+    const worths = new Map(found.callers.map((c) => [c, worth(c.step)]));
     for (const chosen of found.callers) {
       const caller = prepend(climb, current, chosen);
       deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
       const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-      const why = chosen === target ? `it is worth ${fmt3(worth(chosen.step))} as a step, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worth(chosen.step))} itself)`;
+      const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself)`;
       decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
       covered = cover(covered, chosen.step.matches);
       current = caller;
