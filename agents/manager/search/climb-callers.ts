@@ -142,9 +142,6 @@ async function storedInto(deps: ClimbDeps, question: ParsedQuestion, scope: stri
   }
 }
 
-// The name its callers write: a constructor is called by its class's (`SOCKSProxyManager(…)` runs `SOCKSProxyManager.__init__`).
-export { calledAs };
-
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 
 /**
