@@ -225,8 +225,9 @@ async function nextCallers(deps: ClimbDeps, question: ParsedQuestion, climb: Cli
   for (let above = nearest; way.length <= Math.min(CLIMB_LOOK_AHEAD, room - 1); ) {
     inChain.add(`${above.step.file_path}:${above.step.cite.line_start}`);
     const step = toStep(above.step, above.scope, above.agent, null, "entry");
-    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed);
-    if (!next.best) break;
+    // Looking ahead is optional: a scope that does not answer ends it, not the answer.
+    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed).catch(() => null);
+    if (!next?.best) break;
     way.push(next.best);
     if (next.enough) return { callers: way };
     if (next.best.scope !== above.scope) hops++;

@@ -176,6 +176,25 @@ describe("climbCallers through plumbing", () => {
     expect(Number(worth)).toBeGreaterThanOrEqual(Number(needed));
   });
 
+  it("ends its look-ahead, not the answer, when a scope does not answer while it looks", async () => {
+    const block = near().get("block") as Pgc;
+    const parsed = parseQuestion(question);
+    const args: ExpandArgs = { question: parsed, mode: "forward", from: { symbol: "next_request" }, covered: {} };
+    const first = await block.search().expand(parseExpandArgs(args));
+    const entry = toStep(first.steps[0]!, "net", "net-1", null);
+    let callers = 0;
+    const expand = async (_scope: string, a: ExpandArgs) => {
+      // The first callers request answers; the look-ahead's next one finds the worker gone.
+      if (a.mode === "callers" && ++callers > 1) throw new Error("worker gone");
+      return { result: await block.search().expand(parseExpandArgs(a)), agent: "net-1", failovers: 0 };
+    };
+    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    const climbed = await climbCallers({ expand, managerId: "manager" }, parsed, outcome, 6);
+
+    expect(climbed.steps.map((s) => s.symbol)).toEqual(["next_request"]);
+    expect(climbed.decisions.at(-1)?.detail).toMatch(/^began at next_request: its best caller, dispatch_2 in net, .*, and no caller within 3 above it is worth that$/);
+  });
+
   it("does not climb when the caller worth enough is further up than that", async () => {
     const { climbed } = await climbIn(far().get("block") as Pgc, question, "next_request");
 
