@@ -8,6 +8,10 @@ import pino from "pino";
 import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
 import { ScopeMap } from "../../agents/manager/scope-map.js";
+import { entryRound } from "../../agents/manager/entry/entry-round.js";
+import { traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
+import { parseQuestion } from "../../agents/search/question.js";
+import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
 
 /** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/`. */
@@ -50,4 +54,32 @@ export async function scopeMapOf(facts: readonly ScopeFacts[]): Promise<ScopeMap
   const map = new ScopeMap(node as never, directory as never, pino({ level: "silent" }));
   await map.refresh();
   return map;
+}
+
+export interface TraceOptions {
+  maxHops?: number;
+  /** Give the search the entry round's candidates (what each scope could add); true unless said. */
+  withCandidates?: boolean;
+  /** Told of every expand request the search sends. */
+  onExpand?: (scope: string, args: ExpandArgs) => void;
+}
+
+/**
+ * The manager's forward search over these scopes' own call-graph searches, from `startSymbol` as the entry
+ * round found it: the question parsed and weighed as the manager does, each scope answering in-process.
+ */
+export async function traceFrom(scopes: ReadonlyMap<string, Pgc>, facts: readonly ScopeFacts[], text: string, startSymbol: string, options: TraceOptions = {}): Promise<TraceOutcome> {
+  const round = await entryRound(parseQuestion(text), [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+  const start = round.candidates.find((c) => c.symbol === startSymbol);
+  if (!start) throw new Error(`${startSymbol} is no entry candidate`);
+  const deps = {
+    managerId: "manager",
+    ownership: await scopeMapOf(facts),
+    graph: { nodes: [], edges: [] } as never,
+    expand: async (scope: string, args: ExpandArgs) => {
+      options.onExpand?.(scope, args);
+      return { result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 };
+    },
+  };
+  return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: options.maxHops ?? 6, ...(options.withCandidates === false ? {} : { candidates: round.candidates }) });
 }

@@ -53,9 +53,12 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The climb from the forward search's one-step outcome when it starts at `symbol` in `net`'s scope. */
-async function climbIn(net: Pgc, text: string, symbol: string, coverage = 0.5): Promise<{ climbed: TraceOutcome; first: ExpandResult }> {
+async function climbIn(net: Pgc, text: string, symbol: string, coverage = 0.5, refuse: (args: ExpandArgs) => boolean = () => false): Promise<{ climbed: TraceOutcome; first: ExpandResult }> {
   const question = parseQuestion(text);
-  const expand = async (_scope: string, args: ExpandArgs) => ({ result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 });
+  const expand = async (_scope: string, args: ExpandArgs) => {
+    if (refuse(args)) throw new Error("worker gone");
+    return { result: await net.search().expand(parseExpandArgs(args)), agent: "net-1", failovers: 0 };
+  };
   const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
   const first = await net.search().expand(parseExpandArgs(args));
   const entry = toStep(first.steps[0]!, "net", "net-1", null);
@@ -177,19 +180,9 @@ describe("climbCallers through plumbing", () => {
   });
 
   it("ends its look-ahead, not the answer, when a scope does not answer while it looks", async () => {
-    const block = near().get("block") as Pgc;
-    const parsed = parseQuestion(question);
-    const args: ExpandArgs = { question: parsed, mode: "forward", from: { symbol: "next_request" }, covered: {} };
-    const first = await block.search().expand(parseExpandArgs(args));
-    const entry = toStep(first.steps[0]!, "net", "net-1", null);
+    // The first callers request answers; the look-ahead's next one finds the worker gone.
     let callers = 0;
-    const expand = async (_scope: string, a: ExpandArgs) => {
-      // The first callers request answers; the look-ahead's next one finds the worker gone.
-      if (a.mode === "callers" && ++callers > 1) throw new Error("worker gone");
-      return { result: await block.search().expand(parseExpandArgs(a)), agent: "net-1", failovers: 0 };
-    };
-    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "net", agent: "net-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-    const climbed = await climbCallers({ expand, managerId: "manager" }, parsed, outcome, 6);
+    const { climbed } = await climbIn(near().get("block") as Pgc, question, "next_request", 0.5, (a) => a.mode === "callers" && ++callers > 1);
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["next_request"]);
     expect(climbed.decisions.at(-1)?.detail).toMatch(/^began at next_request: its best caller, dispatch_2 in net, .*, and no caller within 3 above it is worth that$/);

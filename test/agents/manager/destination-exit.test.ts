@@ -2,20 +2,11 @@
 // in the scope picks up more of the question's other words ("… end up with a development server bound to a
 // port?": `flask run` stays in flask's banner code by its words, and reaches the port only in werkzeug's
 // `run_simple`). Python parsed for real, each scope's own search.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
+import { describe, expect, it } from "vitest";
+import { traceFrom, withScopes } from "../../helpers/scopes.js";
 import { destinationTerms, parseQuestion } from "../../../agents/search/question.js";
-import { entryRound } from "../../../agents/manager/entry/entry-round.js";
-import { traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import type { TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
-import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
-
-let dir: string;
-let scopes: Map<string, Pgc>;
 
 const SOURCES: Record<string, Record<string, string>> = {
   cli: {
@@ -56,25 +47,10 @@ const FACTS: ScopeFacts[] = [
   { scope: "server", paths: ["server/"], symbols: ["run_simple", "make_server"], references: [] },
 ];
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mesh-destination-"));
-  scopes = await openScopes(dir, SOURCES);
-});
+const scopes = withScopes("mesh-destination-", SOURCES);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function trace(text: string): Promise<TraceOutcome> {
-  const question = parseQuestion(text);
-  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
-  const start = round.candidates.find((c) => c.symbol === "run_command");
-  if (!start) throw new Error("run_command is no entry candidate");
-  const deps = {
-    managerId: "manager",
-    ownership: await scopeMapOf(FACTS),
-    graph: { nodes: [], edges: [] } as never,
-    expand: async (scope: string, args: ExpandArgs) => ({ result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
-  };
-  return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: 6, candidates: round.candidates });
+function trace(text: string): Promise<TraceOutcome> {
+  return traceFrom(scopes(), FACTS, text, "run_command");
 }
 
 describe("the exit towards where the question says its path ends", () => {

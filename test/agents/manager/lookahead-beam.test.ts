@@ -7,12 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
-import { parseQuestion } from "../../../agents/search/question.js";
-import { entryRound } from "../../../agents/manager/entry/entry-round.js";
-import { LOOKAHEAD_BEAM, traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import { openScopes, traceFrom } from "../../helpers/scopes.js";
+import { LOOKAHEAD_BEAM, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
-import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 
 let dir: string;
 let scopes: Map<string, Pgc>;
@@ -58,20 +55,8 @@ const FACTS: ScopeFacts[] = [
   { scope: "pool", paths: ["pool/"], symbols: ["ConnectionPool", "urlopen", "_take_connection", "write"], references: [] },
 ];
 
-const scopeMap = () => scopeMapOf(FACTS);
-
-async function trace(text: string, withCandidates: boolean): Promise<TraceOutcome> {
-  const question = parseQuestion(text);
-  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
-  const start = round.candidates.find((c) => c.symbol === "send_request");
-  if (!start) throw new Error("send_request is no entry candidate");
-  const deps = {
-    managerId: "manager",
-    ownership: await scopeMap(),
-    graph: { nodes: [], edges: [] } as never,
-    expand: async (scope: string, args: ExpandArgs) => ({ result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
-  };
-  return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: 6, ...(withCandidates ? { candidates: round.candidates } : {}) });
+function trace(text: string, withCandidates: boolean): Promise<TraceOutcome> {
+  return traceFrom(scopes, FACTS, text, "send_request", { withCandidates });
 }
 
 describe("the exits a traced chain looks into", () => {

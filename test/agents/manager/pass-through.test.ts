@@ -6,12 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, scopeMapOf } from "../../helpers/scopes.js";
-import { parseQuestion } from "../../../agents/search/question.js";
-import { entryRound } from "../../../agents/manager/entry/entry-round.js";
-import { traceForward, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import { openScopes, traceFrom } from "../../helpers/scopes.js";
+import { type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
-import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 
 let dir: string;
 let scopes: Map<string, Pgc>;
@@ -50,24 +47,10 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const scopeMap = () => scopeMapOf(FACTS);
-
 async function trace(text: string, maxHops = 6): Promise<{ traced: TraceOutcome; asked: string[] }> {
-  const question = parseQuestion(text);
-  const round = await entryRound(question, [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
-  const start = round.candidates.find((c) => c.symbol === "shrink_file");
-  if (!start) throw new Error("shrink_file is no entry candidate");
   const asked: string[] = [];
-  const deps = {
-    managerId: "manager",
-    ownership: await scopeMap(),
-    graph: { nodes: [], edges: [] } as never,
-    expand: async (scope: string, args: ExpandArgs) => {
-      asked.push(`${scope}:${args.from.symbol}`);
-      return { result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 };
-    },
-  };
-  return { traced: await traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops, candidates: round.candidates }), asked };
+  const traced = await traceFrom(scopes, FACTS, text, "shrink_file", { maxHops, onExpand: (scope, args) => asked.push(`${scope}:${args.from.symbol}`) });
+  return { traced, asked };
 }
 
 describe("a scope the chain passes through", () => {
