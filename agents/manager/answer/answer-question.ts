@@ -49,13 +49,18 @@ export const START_BEAM = 5;
 /** A later start wins only if its chain covers more of the question by this much (an earlier one wins ties). */
 export const COVERAGE_TIE = 0.02;
 
+/** A function (not a class: a class says what, not where) whose whole name the question writes as code. */
+function writtenAsCode(question: Pick<ParsedQuestion, "terms">, candidate: Pick<ScoredCandidate, "kind" | "matches"> | undefined): boolean {
+  return candidate !== undefined && candidate.kind !== "class" && namedByQuestion(question, candidate.matches);
+}
+
 export function startBeam(question: Pick<ParsedQuestion, "terms">, candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
   const out: ScoredCandidate[] = [];
   for (const c of candidates) {
     if (c.score < START_THRESHOLD || out.length >= START_BEAM) break;
     if (!out.some((o) => o.scope === c.scope && o.qualified === c.qualified)) out.push(c);
   }
-  const named = (c: ScoredCandidate) => c.kind !== "class" && namedByQuestion(question, c.matches);
+  const named = (c: ScoredCandidate) => writtenAsCode(question, c);
   const written = out.some(named) ? undefined : candidates.find((c) => c.score >= START_THRESHOLD && named(c));
   if (written) out.push(written);
   return out;
@@ -94,7 +99,7 @@ export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: reado
   const value = (o: Pick<TraceOutcome, "coverage" | "steps">, i: number) => (o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1)) * (starts[i]?.prior ?? 1);
   let best = 0;
   for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
-  const named = (i: number) => starts[i]?.kind !== "class" && namedByQuestion(question, starts[i]?.matches ?? []);
+  const named = (i: number) => writtenAsCode(question, starts[i]);
   if (!named(best)) {
     const tied = traced.findIndex((o, i) => named(i) && value(o, i) >= value(traced[best] as TraceOutcome, best) - COVERAGE_TIE);
     if (tied >= 0) return { best: tied, byName: true, value };
