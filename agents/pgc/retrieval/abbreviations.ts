@@ -15,7 +15,6 @@ const SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   receive: ["rcv", "recv", "rx"],
   transmit: ["xmit", "tx"],
   send: ["xmit", "tx", "snd"],
-  sent: ["send", "xmit", "tx", "snd"],
   find: ["lookup", "search"],
   look: ["lookup"],
   search: ["lookup", "find"],

@@ -1,6 +1,7 @@
 // Identifier-aware tokenizer shared by indexing and querying, so both sides always agree on terms.
 import { porterStem } from "./stemmer.js";
 import { STOPWORDS } from "./stopwords.js";
+import { baseForm } from "./irregular-forms.js";
 
 /** Parts shorter than this ("i", "x", "t" in int32_t) carry no meaning on their own. */
 export const MIN_PART_LENGTH = 2;
@@ -60,7 +61,7 @@ function termsOfRun(run: string): readonly string[] {
   for (const part of parts) {
     const lower = part.toLowerCase();
     if (lower.length < MIN_PART_LENGTH || isDigit(lower.charCodeAt(0)) || STOPWORDS.has(lower)) continue;
-    terms.push(porterStem(lower));
+    terms.push(porterStem(baseForm(lower)));
   }
   const whole = run.toLowerCase();
   const isCompound = parts.length > 1 || whole !== parts[0]?.toLowerCase();
@@ -78,7 +79,7 @@ export function forEachTerm(text: string, visit: (term: string) => void): void {
   }
 }
 
-/** The terms of `text`: split identifiers, lowercase, stopwords dropped, Porter-stemmed, plus whole identifiers. */
+/** The terms of `text`: split identifiers, lowercase, stopwords dropped, irregular past forms read as their base (`woken` → wake), Porter-stemmed, plus whole identifiers. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   forEachTerm(text, (term) => out.push(term));

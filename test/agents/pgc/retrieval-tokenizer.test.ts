@@ -28,6 +28,17 @@ describe("tokenize", () => {
     expect(new Set(stems)).toEqual(new Set(["alloc"]));
   });
 
+  it("reads an irregular verb's past forms as its base, as code names the act", () => {
+    // "how is the parent woken up" asks about `__wake_up_parent`; "where is the error thrown", `throwError`.
+    expect(tokenize("woken woke wake waking")).toEqual(["wake", "wake", "wake", "wake"]);
+    expect(tokenize("the error is thrown")).toEqual(["error", "throw"]);
+    expect(tokenize("throwError").slice(0, 2)).toEqual(["throw", "error"]);
+    expect(tokenize("written rewritten sent built")).toEqual([...tokenize("write"), ...tokenize("rewrite"), ...tokenize("send"), ...tokenize("build")]);
+    expect(new Set(tokenize("__wake_up_parent"))).toContain(tokenize("woken")[0]);
+    // Forms whose common meaning in code is not the verb keep their own stems.
+    expect(tokenize("left bound led done")).toEqual(["left", "bound", "led", "done"]);
+  });
+
   it("drops English and code stopwords", () => {
     expect(tokenize("Return the size of this buffer, or None if it is empty")).toEqual(["size", "buffer", "empti"]);
     expect(tokenize("self.value")).toEqual(["valu"]);
