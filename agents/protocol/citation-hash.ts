@@ -30,11 +30,44 @@ export function sliceLines(fileText: string, lineStart: number, lineEnd: number)
   if (!Number.isInteger(lineStart) || !Number.isInteger(lineEnd) || lineStart < 1 || lineEnd < lineStart) {
     throw new CitationRangeError(lineStart, lineEnd, countLines(fileText));
   }
-  const start = lineOffset(fileText, lineStart);
-  const last = start === undefined ? undefined : lineOffset(fileText, lineEnd - lineStart + 1, start);
+  let start: number | undefined;
+  let last: number | undefined;
+  const table = fileText.length >= LINE_TABLE_MIN_CHARS ? lineStarts(fileText) : null;
+  if (table) {
+    start = table[lineStart - 1];
+    last = table[lineEnd - 1];
+  } else {
+    start = lineOffset(fileText, lineStart);
+    last = start === undefined ? undefined : lineOffset(fileText, lineEnd - lineStart + 1, start);
+  }
   if (start === undefined || last === undefined) throw new CitationRangeError(lineStart, lineEnd, countLines(fileText));
   const newline = fileText.indexOf("\n", last);
   return fileText.slice(start, newline === -1 ? fileText.length : newline);
+}
+
+/**
+ * A file this long has its lines' offsets worked out once and kept (a worker cites many lines of one file
+ * per request, and finding line 3,000 by counting from the top each time was a tenth of its search time).
+ */
+export const LINE_TABLE_MIN_CHARS = 16 * 1024;
+/** Texts whose line tables are kept, most recently used last (a worker's files in play). */
+const LINE_TABLES_KEPT = 64;
+const lineTables = new Map<string, Int32Array>();
+
+/** Where each line of `fileText` begins (entry i: line i + 1), as lineOffset counts lines. */
+function lineStarts(fileText: string): Int32Array {
+  const known = lineTables.get(fileText);
+  if (known) {
+    lineTables.delete(fileText);
+    lineTables.set(fileText, known);
+    return known;
+  }
+  const starts: number[] = fileText.length > 0 ? [0] : [];
+  for (let at = fileText.indexOf("\n"); at !== -1; at = fileText.indexOf("\n", at + 1)) if (at + 1 < fileText.length) starts.push(at + 1);
+  const table = Int32Array.from(starts);
+  lineTables.set(fileText, table);
+  if (lineTables.size > LINE_TABLES_KEPT) lineTables.delete(lineTables.keys().next().value as string);
+  return table;
 }
 
 /** Offset where line `line` begins, counting lines from `from` (itself a line start); undefined if no such line. */

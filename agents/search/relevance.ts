@@ -108,10 +108,11 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
   if (field === "symbol" || identifiers.has(term.term)) return null;
   let best: TermMatch | null = null;
   for (const word of words) {
-    if (taken.has(`${field}\0${word}`)) continue;
-    if (partly.get(`${field}\0${word}`)?.some((other) => sameWritten(other, term))) continue;
+    // Most words match nothing: ask that first (memoized), before building the keys of what is used up.
     const quality = wordMatch(term, word);
     if (quality === 0) continue;
+    if (taken.has(`${field}\0${word}`)) continue;
+    if (partly.get(`${field}\0${word}`)?.some((other) => sameWritten(other, term))) continue;
     // A partial match of an identifier in a body says no more than any word's does.
     const strength = (field === "body" ? FIELD_STRENGTH.body : fieldStrength(term, field, identifiers, called)) * quality;
     if (!best || strength > best.strength) best = { term: term.term, field, matched: word, strength };
@@ -181,9 +182,13 @@ export type Coverage = ReadonlyMap<string, number>;
 
 export const NO_COVERAGE: Coverage = new Map();
 
-function weights(question: Pick<ParsedQuestion, "terms">): { byTerm: Map<string, number>; total: number } {
-  const byTerm = new Map(question.terms.map((t) => [t.term, t.weight]));
-  return { byTerm, total: question.terms.reduce((sum, t) => sum + t.weight, 0) };
+const weightsMemo = new WeakMap<readonly QuestionTerm[], { byTerm: ReadonlyMap<string, number>; total: number }>();
+
+/** Each term's weight and their sum, once per question (a search asks for them at every step it scores). */
+function weights(question: Pick<ParsedQuestion, "terms">): { byTerm: ReadonlyMap<string, number>; total: number } {
+  let known = weightsMemo.get(question.terms);
+  if (!known) weightsMemo.set(question.terms, (known = { byTerm: new Map(question.terms.map((t) => [t.term, t.weight])), total: question.terms.reduce((sum, t) => sum + t.weight, 0) }));
+  return known;
 }
 
 /** Relevance: the weighted share of the question a place matches, in [0, 1]. */

@@ -168,6 +168,14 @@ export class ScopeSearch {
     const steps: SearchStep[] = [];
     const index = new Map<number, number>();
     const leads: SearchLead[] = [];
+    // The leads share their paths' first calls: each call line is read and hashed once per request.
+    const cited = new Map<string, Promise<CallSiteRef | null>>();
+    const callSite = (file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite; defines?: true } = {}) => {
+      const key = `${file}\0${line}\0${via.bound ? `${via.bound.file_path}:${via.bound.line}:${via.bound.field}` : ""}\0${via.alias ? `${via.alias.file_path}:${via.alias.line}:${via.alias.name}` : ""}\0${via.defines ? 1 : 0}`;
+      let site = cited.get(key);
+      if (!site) cited.set(key, (site = this.callSite(file, line, via)));
+      return site;
+    };
     for (const lead of raw) {
       const path = pathOf(lead.end);
       const ids: number[] = [];
@@ -187,7 +195,7 @@ export class ScopeSearch {
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
           const line = reached.defines ? await this.definitionLine(reached.node) : reached.callLine;
-          const site = await this.callSite(reached.parent.node.file_path, line, reached);
+          const site = await callSite(reached.parent.node.file_path, line, reached);
           if (!site) {
             complete = false;
             break;
@@ -198,7 +206,7 @@ export class ScopeSearch {
       if (!complete) continue;
       let exit: SearchLead["exit"] = null;
       if (lead.exit) {
-        const site = await this.callSite(lead.end.node.file_path, lead.exit.line, lead.exit);
+        const site = await callSite(lead.end.node.file_path, lead.exit.line, lead.exit);
         if (!site) continue;
         exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
       }

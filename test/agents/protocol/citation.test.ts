@@ -15,6 +15,7 @@ import {
   truncateText,
 } from "../../../agents/protocol/index.js";
 import { DMA_FILE, repeat, validCitation } from "./fixtures.js";
+import { LINE_TABLE_MIN_CHARS } from "../../../agents/protocol/citation-hash.js";
 
 describe("citationHash", () => {
   it("matches a known SHA-256 value", () => {
@@ -59,6 +60,24 @@ describe("sliceLines and countLines", () => {
   it("keeps carriage returns, tabs, trailing spaces and a BOM as they are", () => {
     expect(sliceLines("a\r\nb \r\nc", 1, 2)).toBe("a\r\nb \r");
     expect(sliceLines("\uFEFFfirst\n\tsecond", 1, 2)).toBe("\uFEFFfirst\n\tsecond");
+  });
+
+  it("slices a long file (its line offsets kept in a table) exactly as a short one is sliced line by line", () => {
+    // Past LINE_TABLE_MIN_CHARS a file's line starts are worked out once; the lines must come out the same.
+    const lines = Array.from({ length: 3_000 }, (_, i) => (i % 7 === 0 ? "" : `line ${i}\tx = ${"y".repeat(i % 13)}\r`));
+    for (const file of [lines.join("\n"), `${lines.join("\n")}\n`, `${lines.join("\n")}\n\n`]) {
+      expect(file.length).toBeGreaterThan(LINE_TABLE_MIN_CHARS);
+      const count = countLines(file);
+      const split = file.split("\n");
+      for (const [start, end] of [[1, 1], [1, 3], [500, 500], [1_234, 1_300], [count, count], [1, count]] as const) {
+        expect(sliceLines(file, start, end)).toBe(split.slice(start - 1, end).join("\n"));
+      }
+      expect(() => sliceLines(file, count + 1, count + 1)).toThrow(CitationRangeError);
+      expect(() => sliceLines(file, count, count + 1)).toThrow(expect.objectContaining({ lineCount: count }));
+      // The table is kept: a second file of the same length but other lines is not sliced by the first's.
+      const other = file.replace(/line 5\t/g, "line 5 moved\n\t");
+      expect(sliceLines(other, 6, 7)).toBe(other.split("\n").slice(5, 7).join("\n"));
+    }
   });
 
   it("throws CitationRangeError for ranges the file does not have", () => {
