@@ -32,7 +32,8 @@ export const relativePathField = textField(MAX_PATH_CHARS, 1).superRefine((path,
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: `must be a POSIX path relative to the scope root: ${problem}` });
 });
 
-function relativePathProblem(path: string): string | undefined {
+/** Why `path` is not a normalized POSIX path relative to the scope root; undefined when it is one. */
+export function relativePathProblem(path: string): string | undefined {
   if (path.startsWith("/")) return "no leading '/'";
   if (path.includes("\\")) return "use '/' as separator, not '\\'";
   if (/^[A-Za-z]:/.test(path)) return "no drive letter";

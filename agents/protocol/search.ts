@@ -5,13 +5,10 @@ import { z } from "zod";
 import { lineNumberField, listField, relativePathField, sha256Field, textField } from "./fields.js";
 import { parseWith } from "./parse.js";
 
-export const MAX_QUESTION_TERMS = 64;
-export const MAX_ENTRY_CANDIDATES = 50;
-export const MAX_EXPAND_DEPTH = 8;
-export const MAX_SEARCH_STEPS = 200;
-export const MAX_SEARCH_LEADS = 64;
-/** A call-site line is sent whole up to this many characters (longer lines are cut and cannot be checked). */
-export const MAX_CALL_SITE_CHARS = 400;
+import { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS } from "./search-limits.js";
+import { isPlainEntryArgs, isPlainEntryResult, isPlainExpandArgs, isPlainExpandResult } from "./search-shape.js";
+
+export { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS };
 
 const nameField = textField(300, 1);
 
@@ -72,9 +69,6 @@ const lineFields = {
 
 /** The line that stored a function into the struct field a call goes through (`.ndo_start_xmit = veth_xmit,`). */
 export const BindingSiteSchema = z.strictObject({ field: nameField, ...lineFields });
-
-/** Struct fields reported per entry at most. */
-export const MAX_ENTRY_FIELDS = 8;
 
 export const CallSiteSchema = z.strictObject({
   ...lineFields,
@@ -166,7 +160,8 @@ export type SearchExit = z.output<typeof SearchExitSchema>;
 export type SearchLead = z.output<typeof SearchLeadSchema>;
 export type ExpandResult = z.output<typeof ExpandResultSchema>;
 
-export const parseEntryArgs = (value: unknown): EntryArgs => parseWith(EntryArgsSchema, "EntryArgs", value);
-export const parseEntryResult = (value: unknown): EntryResult => parseWith(EntryResultSchema, "EntryResult", value);
-export const parseExpandArgs = (value: unknown): ExpandArgs => parseWith(ExpandArgsSchema, "ExpandArgs", value);
-export const parseExpandResult = (value: unknown): ExpandResult => parseWith(ExpandResultSchema, "ExpandResult", value);
+// A message the hand-written check passes is what zod would return (search-shape.ts); anything else, zod judges.
+export const parseEntryArgs = (value: unknown): EntryArgs => (isPlainEntryArgs(value) ? (value as EntryArgs) : parseWith(EntryArgsSchema, "EntryArgs", value));
+export const parseEntryResult = (value: unknown): EntryResult => (isPlainEntryResult(value) ? (value as EntryResult) : parseWith(EntryResultSchema, "EntryResult", value));
+export const parseExpandArgs = (value: unknown): ExpandArgs => (isPlainExpandArgs(value) ? (value as ExpandArgs) : parseWith(ExpandArgsSchema, "ExpandArgs", value));
+export const parseExpandResult = (value: unknown): ExpandResult => (isPlainExpandResult(value) ? (value as ExpandResult) : parseWith(ExpandResultSchema, "ExpandResult", value));
