@@ -4,7 +4,8 @@
 // nodes are then scored exactly (relevance.ts) in the order of that bound until no bound can beat the
 // k-th exact score. Same answer as scoring every node, at a fraction of the cost on a 40,000-line scope.
 import type { SearchQuestion } from "../../protocol/index.js";
-import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, matchWord, relevance, writtenIdentifiers, type Field, type TermMatch } from "../../search/relevance.js";
+import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, matchWord, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, relevance, writtenIdentifiers, type Field, type TermMatch } from "../../search/relevance.js";
+import type { QuestionTerm } from "../../search/question.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 
 const INDEXED_FIELDS = ["symbol", "name", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
@@ -21,6 +22,8 @@ export type UsedBy = (word: string) => readonly GraphNode[];
 export class EntryIndex {
   /** word → (node id, field strength) for every indexed field holding it. */
   private readonly postings = new Map<string, { node: number; strength: number }[]>();
+  /** The vocabulary (the postings' words) for substring search: `\n` + each word + `\n`, in one string. */
+  private vocabulary: Vocabulary | undefined;
 
   constructor(
     private readonly graph: CallGraph,
@@ -57,11 +60,12 @@ export class EntryIndex {
         // A qualified name (`collection.update`) matches a whole name only: the symbol field's postings of its last part.
         for (const p of this.postings.get(term.term.slice(dot + 1)) ?? []) if (p.strength >= FIELD_STRENGTH.symbol) strongest.set(p.node, p.strength);
       } else {
-        for (const [word, list] of this.postings) {
-          // Each word of the vocabulary is met once per term: no memo to fill.
+        this.vocabulary ??= new Vocabulary([...this.postings.keys()]);
+        // The words that may match the term by some rule of matchWord, each judged by it.
+        for (const word of this.vocabulary.candidates(term)) {
           const quality = matchWord(term, word);
           if (quality === 0) continue;
-          for (const p of list) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
+          for (const p of this.postings.get(word) ?? []) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
         }
       }
       if (identifiers.has(term.term)) {
@@ -94,5 +98,44 @@ export class EntryIndex {
       if (best.length > topK) best.length = topK;
     }
     return { best, df };
+  }
+}
+
+/**
+ * A scope's words, for finding the few a question term may match without comparing it with all of them
+ * (tens of thousands on a large scope, for each term of each question). matchWord matches a word that
+ * is a spelling of the term, holds one (a prefix, an inner part, a code spelling at either end), or is
+ * the start of one: `candidates` returns every word of the first two kinds by substring search in one
+ * string of the vocabulary, and those of the last by looking up the spelling's prefixes. A superset of
+ * the words matchWord matches (it judges each), in vocabulary order, so the search's answer is unchanged.
+ */
+export class Vocabulary {
+  private readonly text: string;
+  private readonly words: ReadonlySet<string>;
+
+  constructor(words: readonly string[]) {
+    this.words = new Set(words);
+    this.text = `\n${words.join("\n")}\n`;
+  }
+
+  candidates(term: Pick<QuestionTerm, "term" | "forms">): string[] {
+    const found = new Set<string>();
+    for (const spelling of [term.term, ...term.forms]) {
+      if (this.words.has(spelling)) found.add(spelling);
+      // A word that is the start of the spelling: "pars" of "parser" (no rule matches one shorter than MIN_PREFIX_TERM).
+      for (let length = MIN_PREFIX_TERM; length < spelling.length; length++) {
+        const prefix = spelling.slice(0, length);
+        if (this.words.has(prefix)) found.add(prefix);
+      }
+      // Words holding the spelling anywhere (one of the shortest code spellings, `tx`, only as a whole word).
+      if (spelling.length < MIN_SPELLING_AFFIX || spelling.includes("\n")) continue;
+      for (let at = this.text.indexOf(spelling); at !== -1; ) {
+        const start = this.text.lastIndexOf("\n", at) + 1;
+        const end = this.text.indexOf("\n", at);
+        found.add(this.text.slice(start, end));
+        at = this.text.indexOf(spelling, end);
+      }
+    }
+    return [...found];
   }
 }
