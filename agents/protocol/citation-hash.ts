@@ -50,9 +50,14 @@ export function sliceLines(fileText: string, lineStart: number, lineEnd: number)
  * per request, and finding line 3,000 by counting from the top each time was a tenth of its search time).
  */
 export const LINE_TABLE_MIN_CHARS = 16 * 1024;
-/** Texts whose line tables are kept, most recently used last (a worker's files in play). */
+/**
+ * Texts whose line tables are kept, most recently used last (a worker's files in play): at most this many,
+ * and at most LINE_TABLES_MAX_CHARS of text between them (a kept table keeps its text alive too).
+ */
 const LINE_TABLES_KEPT = 64;
+export const LINE_TABLES_MAX_CHARS = 8 * 1024 * 1024;
 const lineTables = new Map<string, Int32Array>();
+let keptChars = 0;
 
 /** Where each line of `fileText` begins (entry i: line i + 1), as lineOffset counts lines. */
 function lineStarts(fileText: string): Int32Array {
@@ -65,8 +70,14 @@ function lineStarts(fileText: string): Int32Array {
   const starts: number[] = fileText.length > 0 ? [0] : [];
   for (let at = fileText.indexOf("\n"); at !== -1; at = fileText.indexOf("\n", at + 1)) if (at + 1 < fileText.length) starts.push(at + 1);
   const table = Int32Array.from(starts);
+  if (fileText.length > LINE_TABLES_MAX_CHARS) return table;
   lineTables.set(fileText, table);
-  if (lineTables.size > LINE_TABLES_KEPT) lineTables.delete(lineTables.keys().next().value as string);
+  keptChars += fileText.length;
+  for (const oldest of lineTables.keys()) {
+    if (lineTables.size <= LINE_TABLES_KEPT && keptChars <= LINE_TABLES_MAX_CHARS) break;
+    lineTables.delete(oldest);
+    keptChars -= oldest.length;
+  }
   return table;
 }
 
