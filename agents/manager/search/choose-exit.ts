@@ -205,6 +205,11 @@ export async function chooseExit(
   const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
   const towards = best ? nearerDestination(request, result, before, best) : false;
   let followed = best && (wanted !== null || (best.value >= FOLLOW_THRESHOLD && (best.reach >= stay || towards))) ? best : null;
+  // The exit worth most may lead less far than staying while another leads as far: the chain goes on by the
+  // one worth most of those that do (fsync's chain leaves ext4 for jbd2 by `ext4_jbd2_inode_add_wait` when
+  // `ext4_force_commit`, worth more, ends short of what staying covers).
+  const asFar = !followed && wanted === null && best && best.value >= FOLLOW_THRESHOLD ? looked.find((p) => p !== best && p.value >= FOLLOW_THRESHOLD && p.reach >= stay) : undefined;
+  if (asFar) followed = asFar;
   let passedOn: { probe: Probe; next: Probe } | null = null;
   if (!followed && wanted === null && hops.length + 2 <= request.maxHops) {
     passedOn = await passThrough(deps, request, result, looked, before, visited, scope, hops, stay);
@@ -218,7 +223,7 @@ export async function chooseExit(
       ? `the planned route goes to ${wanted}`
       : passedOn
         ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})`
-        : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}`;
+        : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}${followed === asFar && best ? `; ${best.lead.exit?.target}, worth more (${fmt(best.value)}), leads to ${fmt(best.reach)} of the question, less than staying (${fmt(stay)}), and this one as far (${fmt(followed.reach)})` : ""}`;
     const bound = followed.result.bound_at;
     const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
