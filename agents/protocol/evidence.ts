@@ -25,8 +25,11 @@ export const GroundingEvidenceSchema = z
         ctx.addIssue({ code: "custom", path: ["citations", index, "overlay"], message: `${citation.overlay} is not in overlays_consulted` });
       }
     });
-    // A worker may report less confidence than its citations support, never more.
-    const supported = confidenceFromSimilarities(evidence.citations.map((citation) => citation.similarity));
+    // A worker may report less confidence than its citations support, never more. (A similarity out of
+    // [0, 1] is already an issue of its citation; the rule is judged only on valid ones.)
+    const similarities = evidence.citations.map((citation) => citation.similarity);
+    if (!similarities.every((s) => Number.isFinite(s) && s >= 0 && s <= 1)) return;
+    const supported = confidenceFromSimilarities(similarities);
     if (confidenceRank(evidence.grounding_confidence) > confidenceRank(supported)) {
       ctx.addIssue({
         code: "custom",

@@ -109,6 +109,13 @@ describe("TaskResponse: grounding evidence rules", () => {
     const response = withCitations([validCitation({ overlay: "O2" })]);
     expect(issuePaths(() => parseTaskResponse(response))).toEqual(["grounding_evidence.citations[0].overlay"]);
   });
+
+  it("reports a similarity out of [0, 1] as its citation's schema error, not by throwing from the confidence rule", () => {
+    for (const similarity of [-1, 1.5, Number.NaN]) {
+      const response = withCitations([validCitation({ similarity, similarity_kind: "coverage" })]);
+      expect(issuePaths(() => parseTaskResponse(response))).toEqual(["grounding_evidence.citations[0].similarity"]);
+    }
+  });
 });
 
 describe("TaskResponse: limits on encode and decode", () => {
