@@ -14,6 +14,7 @@ import {
   MAX_RESULT_BYTES,
 } from "./limits.js";
 import { parseWith } from "./parse.js";
+import { isPlainTaskResponse } from "./response-shape.js";
 import { RESPONSE_SCHEMA_NAME } from "./schema-names.js";
 import { ProtocolVersionSchema } from "./task.js";
 
@@ -77,12 +78,12 @@ export type ClarificationRequest = z.output<typeof ClarificationRequestSchema>;
 export type Metrics = z.output<typeof MetricsSchema>;
 export type TaskResponse = z.output<typeof TaskResponseSchema>;
 
-/** Validates a received response; throws ProtocolSchemaError. */
+/** Validates a received response; throws ProtocolSchemaError. A response the hand-written check passes is what zod would return (response-shape.ts). */
 export function parseTaskResponse(value: unknown): TaskResponse {
-  return parseWith(TaskResponseSchema, RESPONSE_SCHEMA_NAME, value);
+  return isPlainTaskResponse(value) ? (value as TaskResponse) : parseWith(TaskResponseSchema, RESPONSE_SCHEMA_NAME, value);
 }
 
 /** Validates a response before sending, so a worker cannot emit one over the limits; returns the wire copy. */
 export function encodeTaskResponse(response: TaskResponse): TaskResponse {
-  return parseWith(TaskResponseSchema, RESPONSE_SCHEMA_NAME, response);
+  return isPlainTaskResponse(response) ? response : parseWith(TaskResponseSchema, RESPONSE_SCHEMA_NAME, response);
 }

@@ -6,6 +6,7 @@
 // .length (UTF-16 units, never fewer than zod's code points), so a string these pass zod passes too.
 import { MAX_PATH_CHARS } from "./limits.js";
 import { relativePathProblem } from "./fields.js";
+import { finite, int, isPlain, keysWithin, list, optional, text, type Plain } from "./shape-helpers.js";
 import {
   MAX_CALL_SITE_CHARS,
   MAX_ENTRY_CANDIDATES,
@@ -15,40 +16,6 @@ import {
   MAX_SEARCH_LEADS,
   MAX_SEARCH_STEPS,
 } from "./search-limits.js";
-
-type Plain = Record<string, unknown>;
-
-function isPlain(value: unknown): value is Plain {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/** Only these keys, each present with a value (an absent optional field is fine; `undefined` is not). */
-function keysWithin(value: Plain, allowed: ReadonlySet<string>): boolean {
-  for (const key in value) if (!allowed.has(key) || value[key] === undefined) return false;
-  return true;
-}
-
-function text(value: unknown, max: number, min = 0): boolean {
-  return typeof value === "string" && value.length >= min && value.length <= max;
-}
-
-function optional(value: Plain, key: string, check: (v: unknown) => boolean): boolean {
-  return !(key in value) || check(value[key]);
-}
-
-function finite(value: unknown, min: number, max = Number.POSITIVE_INFINITY): value is number {
-  return typeof value === "number" && Number.isFinite(value) && value >= min && value <= max;
-}
-
-function int(value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
-}
-
-function list(value: unknown, max: number, item: (v: unknown) => boolean): boolean {
-  if (!Array.isArray(value) || value.length > max) return false;
-  for (const entry of value) if (!item(entry)) return false;
-  return true;
-}
 
 const name = (v: unknown) => text(v, 300, 1);
 const path = (v: unknown) => text(v, MAX_PATH_CHARS, 1) && relativePathProblem(v as string) === undefined;

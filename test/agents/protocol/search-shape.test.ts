@@ -4,11 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { withScopes } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { mulberry32, randomInt } from "../../../agents/pgc/retrieval/prng.js";
+import { mulberry32 } from "../../../agents/pgc/retrieval/prng.js";
 import { EntryArgsSchema, EntryResultSchema, ExpandArgsSchema, ExpandResultSchema, parseEntryArgs, parseEntryResult, parseExpandArgs, parseExpandResult, ProtocolSchemaError } from "../../../agents/protocol/index.js";
 import { isPlainEntryArgs, isPlainEntryResult, isPlainExpandArgs, isPlainExpandResult } from "../../../agents/protocol/search-shape.js";
-import { withoutUndefined } from "../../../agents/protocol/parse.js";
-import type { z } from "zod";
+import { agrees, fuzz } from "../../helpers/shape-fuzz.js";
 
 const SOURCES: Record<string, Record<string, string>> = {
   mail: {
@@ -74,49 +73,6 @@ const FULL_ENTRY_RESULT = {
 
 const FULL_ENTRY_ARGS = { question: { ...QUESTION, terms: QUESTION.terms.map((t, i) => (i === 0 ? { ...t, fragment: true } : t)) }, top_k: 5 };
 
-/** Values a mutation puts in place of any part of a message: some fit where they land, most do not. */
-const REPLACEMENTS: unknown[] = [null, undefined, -1, 0, 1, 1.5, 1_001, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, "", "x", "how", "name", "a".repeat(70), "a".repeat(301), "../up", "/abs", "a//b", "A".repeat(64), "f".repeat(64), true, false, [], {}, [1], new Date(0)];
-
-function clone<T>(value: T): T {
-  return structuredClone(value);
-}
-
-/** One random change somewhere in the message: a key removed or added, or a value replaced. */
-function mutate(message: unknown, random: () => number): unknown {
-  const copy = clone(message) as Record<string, unknown>;
-  const containers: (Record<string, unknown> | unknown[])[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) {
-      containers.push(v);
-      v.forEach(walk);
-    } else if (typeof v === "object" && v !== null) {
-      containers.push(v as Record<string, unknown>);
-      Object.values(v).forEach(walk);
-    }
-  };
-  walk(copy);
-  const target = containers[randomInt(random, containers.length)] as Record<string, unknown> | unknown[];
-  const keys = Array.isArray(target) ? target.map((_, i) => i) : Object.keys(target);
-  const op = randomInt(random, 4);
-  if (op === 0 && !Array.isArray(target)) target[`extra${randomInt(random, 3)}`] = 1;
-  else if (op === 1 && keys.length > 0 && !Array.isArray(target)) delete target[keys[randomInt(random, keys.length)] as string];
-  else if (op === 2 && Array.isArray(target) && target.length > 0) target.push(...target.slice(0, 1 + randomInt(random, 80)));
-  else if (keys.length > 0) (target as Record<string | number, unknown>)[keys[randomInt(random, keys.length)] as string] = REPLACEMENTS[randomInt(random, REPLACEMENTS.length)];
-  return copy;
-}
-
-function agrees(schema: z.ZodType, check: (v: unknown) => boolean, message: unknown): { fast: boolean; zod: boolean } {
-  // As the parse judges it: keys holding `undefined` left out first (they cannot come off the wire).
-  const zod = schema.safeParse(withoutUndefined(message));
-  const fast = check(message);
-  // What the check passes, zod accepts, and returns as it came.
-  if (fast) {
-    expect(zod.success).toBe(true);
-    expect(zod.data).toEqual(message);
-  }
-  return { fast, zod: zod.success };
-}
-
 const CASES = [
   { name: "expand result", schema: ExpandResultSchema, check: isPlainExpandResult, parse: parseExpandResult, full: FULL_EXPAND_RESULT },
   { name: "expand arguments", schema: ExpandArgsSchema, check: isPlainExpandArgs, parse: parseExpandArgs, full: FULL_EXPAND_ARGS },
@@ -152,17 +108,7 @@ describe("the search ops' hand-written checks", () => {
 
     it(`never pass a(n) ${c.name} that zod refuses, over 3,000 seeded mutations`, () => {
       const random = mulberry32(0x5ea2c4 + c.name.length);
-      let refused = 0;
-      let passed = 0;
-      for (let i = 0; i < 3_000; i++) {
-        let message = mutate(c.full, random);
-        if (random() < 0.3) message = mutate(message, random);
-        const { fast, zod } = agrees(c.schema, c.check, message);
-        if (!zod) refused++;
-        if (fast) passed++;
-        // A message zod refuses is refused by the parse, with zod's own account of it.
-        if (!zod) expect(() => c.parse(message)).toThrow(ProtocolSchemaError);
-      }
+      const { refused, passed } = fuzz(c.schema, c.check, c.parse, c.full, random, 3_000, ProtocolSchemaError);
       // The mutations reach both sides: many break the message, some leave it valid.
       expect(refused).toBeGreaterThan(1_000);
       expect(passed).toBeGreaterThan(100);
@@ -176,7 +122,7 @@ describe("the search ops' hand-written checks", () => {
     };
     expect_refused({ ...FULL_EXPAND_RESULT, bound_at: null }, /bound_at/);
     expect_refused({ ...FULL_EXPAND_RESULT, stepz: [] }, /stepz|Unrecognized/);
-    const escaping = clone(FULL_EXPAND_RESULT);
+    const escaping = structuredClone(FULL_EXPAND_RESULT);
     escaping.steps[0] = { ...(escaping.steps[0] as (typeof escaping.steps)[number]), file_path: "../etc/passwd" };
     expect_refused(escaping, /steps\[0\]\.file_path/);
   });
