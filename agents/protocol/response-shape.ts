@@ -3,14 +3,12 @@
 // schema, with all its rules on evidence, would return unchanged, and it leaves everything else to zod,
 // which alone says what is wrong. Text bounds are on .length (UTF-16 units, never fewer than zod's code
 // points; UTF-8 bytes at most three per unit).
-import { relativePathProblem } from "./fields.js";
-import { finite, int, isPlain, keysWithin, list, text } from "./shape-helpers.js";
-import { MAX_CITATION_CHARS, MAX_CITATIONS, MAX_ID_CHARS, MAX_ITEM_CHARS, MAX_KEY_FINDING_CHARS, MAX_KEY_FINDINGS, MAX_LIST_ITEMS, MAX_METRICS, MAX_PATH_CHARS, MAX_RELEVANCE_CHARS, MAX_RESULT_BYTES } from "./limits.js";
+import { finite, int, isPlain, keysWithin, list, scopePath, sha256, text } from "./shape-helpers.js";
+import { MAX_CITATION_CHARS, MAX_CITATIONS, MAX_ID_CHARS, MAX_ITEM_CHARS, MAX_KEY_FINDING_CHARS, MAX_KEY_FINDINGS, MAX_LIST_ITEMS, MAX_METRICS, MAX_RELEVANCE_CHARS, MAX_RESULT_BYTES } from "./limits.js";
 import { confidenceFromSimilarities, confidenceRank, GROUNDING_CONFIDENCE_LEVELS, type GroundingConfidence } from "./confidence.js";
 import { OVERLAY_IDS } from "./overlays.js";
 
 const ID = /^[^\s\p{Cc}]*$/u;
-const SHA256 = /^[0-9a-f]{64}$/;
 const OVERLAYS: ReadonlySet<string> = new Set(OVERLAY_IDS);
 const LEVELS: ReadonlySet<string> = new Set(GROUNDING_CONFIDENCE_LEVELS);
 const KINDS: ReadonlySet<string> = new Set(["exact", "calibrated_lexical", "coverage", "external", "none"]);
@@ -24,13 +22,11 @@ function citation(v: unknown): boolean {
     OVERLAYS.has(v["overlay"] as string) &&
     text(v["content"], MAX_CITATION_CHARS, 1) &&
     text(v["relevance"], MAX_RELEVANCE_CHARS) &&
-    text(v["file_path"], MAX_PATH_CHARS, 1) &&
-    relativePathProblem(v["file_path"]) === undefined &&
+    scopePath(v["file_path"]) &&
     int(v["line_start"], 1) &&
     int(v["line_end"], 1) &&
     v["line_end"] >= v["line_start"] &&
-    typeof v["sha256"] === "string" &&
-    SHA256.test(v["sha256"]) &&
+    sha256(v["sha256"]) &&
     typeof similarity === "number" &&
     similarity >= 0 &&
     similarity <= 1 &&

@@ -4,9 +4,7 @@
 // defect, a value with `undefined` in it) goes through zod, which alone says what is wrong. Validating an
 // expand result with zod cost the manager about a third of its time per question. Bounds on text are on
 // .length (UTF-16 units, never fewer than zod's code points), so a string these pass zod passes too.
-import { MAX_PATH_CHARS } from "./limits.js";
-import { relativePathProblem } from "./fields.js";
-import { finite, int, isPlain, keysWithin, list, optional, text, type Plain } from "./shape-helpers.js";
+import { finite, int, isPlain, keysWithin, list, optional, scopePath as path, sha256, text, type Plain } from "./shape-helpers.js";
 import {
   MAX_CALL_SITE_CHARS,
   MAX_ENTRY_CANDIDATES,
@@ -18,10 +16,7 @@ import {
 } from "./search-limits.js";
 
 const name = (v: unknown) => text(v, 300, 1);
-const path = (v: unknown) => text(v, MAX_PATH_CHARS, 1) && relativePathProblem(v as string) === undefined;
 const line = (v: unknown) => int(v, 1);
-const SHA256 = /^[0-9a-f]{64}$/;
-const sha256 = (v: unknown) => typeof v === "string" && SHA256.test(v);
 const bool = (v: unknown) => typeof v === "boolean";
 
 const TERM_KEYS = new Set(["term", "forms", "weight", "name", "fragment"]);

@@ -1,5 +1,7 @@
 // The parts of the hand-written message checks (search-shape.ts, response-shape.ts): each says yes only
 // when the zod field it stands for would accept the value unchanged.
+import { relativePathProblem } from "./fields.js";
+import { MAX_PATH_CHARS } from "./limits.js";
 
 export type Plain = Record<string, unknown>;
 
@@ -39,4 +41,16 @@ export function list(value: unknown, max: number, item: (v: unknown) => boolean)
   if (!Array.isArray(value) || value.length > max) return false;
   for (const entry of value) if (!item(entry)) return false;
   return true;
+}
+
+/** relativePathField: a normalized POSIX path relative to the scope root. */
+export function scopePath(value: unknown): value is string {
+  return text(value, MAX_PATH_CHARS, 1) && relativePathProblem(value) === undefined;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** sha256Field: 64 lowercase hex digits. */
+export function sha256(value: unknown): value is string {
+  return typeof value === "string" && SHA256.test(value);
 }

@@ -60,7 +60,7 @@ export class EntryIndex {
         // A qualified name (`collection.update`) matches a whole name only: the symbol field's postings of its last part.
         for (const p of this.postings.get(term.term.slice(dot + 1)) ?? []) if (p.strength >= FIELD_STRENGTH.symbol) strongest.set(p.node, p.strength);
       } else {
-        this.vocabulary ??= new Vocabulary([...this.postings.keys()]);
+        this.vocabulary ??= new Vocabulary(this.postings);
         // The words that may match the term by some rule of matchWord, each judged by it.
         for (const word of this.vocabulary.candidates(term)) {
           const quality = matchWord(term, word);
@@ -111,11 +111,10 @@ export class EntryIndex {
  */
 export class Vocabulary {
   private readonly text: string;
-  private readonly words: ReadonlySet<string>;
 
-  constructor(words: readonly string[]) {
-    this.words = new Set(words);
-    this.text = `\n${words.join("\n")}\n`;
+  /** The words: a set of them, or a map keyed by them (the entry index's postings, not copied). */
+  constructor(private readonly words: Pick<ReadonlySet<string>, "has" | "keys">) {
+    this.text = `\n${[...words.keys()].join("\n")}\n`;
   }
 
   candidates(term: Pick<QuestionTerm, "term" | "forms">): string[] {

@@ -24,7 +24,7 @@ function vocabularyOf(dirs: readonly string[]): string[] {
 
 describe("the entry index's vocabulary search", () => {
   const words = vocabularyOf(["email", "http", "json"]);
-  const vocabulary = new Vocabulary(words);
+  const vocabulary = new Vocabulary(new Set(words));
 
   it("finds every word matchWord matches, for 400 terms made from the code's own words and English", () => {
     expect(words.length).toBeGreaterThan(3_000);
@@ -52,6 +52,6 @@ describe("the entry index's vocabulary search", () => {
     expect(found).toEqual(expect.arrayContaining(["header", "head"]));
     expect(found.length).toBeLessThan(words.length / 20);
     // A spelling of two letters is matched only whole: `tx` is no part of `txt` to search for.
-    expect(new Vocabulary(["tx", "txt", "ctx"]).candidates({ term: "transmit", forms: ["xmit", "tx"] })).toEqual(["tx"]);
+    expect(new Vocabulary(new Set(["tx", "txt", "ctx"])).candidates({ term: "transmit", forms: ["xmit", "tx"] })).toEqual(["tx"]);
   });
 });
