@@ -191,6 +191,25 @@ export class CallGraph {
     return this.exits.get(id) ?? [];
   }
 
+  private fanIn: Map<string, number> | null = null;
+
+  /**
+   * How many of the scope's functions call an exit's callee (by module, class and name): a lock or a log
+   * call is made from hundreds, the next step of one flow from one or two (`set_user_nice` from
+   * `set_one_prio`). Counted once, on first use.
+   */
+  callersOfExit(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): number {
+    if (!this.fanIn) {
+      const fanIn = new Map<string, number>();
+      for (const edges of this.exits.values()) {
+        const keys = new Set(edges.map(exitKey));
+        for (const key of keys) fanIn.set(key, (fanIn.get(key) ?? 0) + 1);
+      }
+      this.fanIn = fanIn;
+    }
+    return this.fanIn.get(exitKey(exit)) ?? 0;
+  }
+
   /**
    * Nodes whose body calls `target` (by its last name part), with the call line: the callers of a name; with
    * what the call resolved to here (`to`) or the class it names leaving the scope (`receiver_class`).
@@ -291,4 +310,9 @@ export class CallGraph {
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
 export function lastPart(callee: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
+}
+
+/** An exit's callee as one key: its module, its receiver's class and its name. */
+export function exitKey(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): string {
+  return `${exit.module ?? ""}\0${exit.receiver_class ?? ""}\0${exit.target}`;
 }

@@ -3,7 +3,7 @@
 // collect the paths' exits — calls into other scopes — with the same score.
 import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
+import { exitKey, type BindingSite, type CallGraph, type ExitEdge, type GraphNode } from "./call-graph.js";
 import type { AliasSite } from "./reexports.js";
 import { tokenize } from "../retrieval/index.js";
 
@@ -144,7 +144,7 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
       const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.receiver_class ?? exit.module ?? "")) });
       const matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
       const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
-      const key = `${exit.module ?? ""}\0${exit.receiver_class ?? ""}\0${exit.target}`;
+      const key = exitKey(exit);
       const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };
       const known = exits.get(key);
       if (!known || lead.score > known.score) exits.set(key, lead);
@@ -152,7 +152,10 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
     // A path worth ending on: its last function adds to the question (a path of only an entry always counts).
     if (state.parent === null || state.score > 0) endings.push({ end: state, exit: null, score: state.score, coverage: coverageShare(question, state.covered) });
   }
-  const byScore = (a: RawLead, b: RawLead) => b.score - a.score || a.end.depth - b.end.depth;
+  // Exits that score alike are ordered by how few of the scope's functions call their callee: the next step
+  // of one flow before a helper called from everywhere.
+  const fanIn = (lead: RawLead) => graph.callersOfExit(lead.exit as ExitEdge);
+  const byScore = (a: RawLead, b: RawLead) => b.score - a.score || fanIn(a) - fanIn(b) || a.end.depth - b.end.depth;
   const byCoverage = (a: RawLead, b: RawLead) => b.coverage - DEPTH_COST * b.end.depth - (a.coverage - DEPTH_COST * a.end.depth) || a.end.depth - b.end.depth;
   return [...endings.sort(byCoverage).slice(0, MAX_LOCAL_LEADS), ...[...exits.values()].sort(byScore).slice(0, MAX_EXIT_LEADS)];
 }

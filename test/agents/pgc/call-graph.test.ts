@@ -91,6 +91,21 @@ const SOURCES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  "sched/prio.c": [
+    "int lock_task(struct task *p);",
+    "int unlock_task(struct task *p);",
+    "int task_state(struct task *p);",
+    "int set_level(struct task *p, int level) {",
+    "  lock_task(p);",
+    "  if (task_state(p))",
+    "    apply_level(p, level);",
+    "  unlock_task(p);",
+    "  return 0;",
+    "}",
+    "int get_level(struct task *p) { int v; lock_task(p); v = task_state(p); unlock_task(p); return v; }",
+    "int drop_level(struct task *p) { lock_task(p); task_state(p); unlock_task(p); return 0; }",
+    "",
+  ].join("\n"),
   "web/parse.ts": ["export function parse(text: string): number {", "  return Number(text);", "}", ""].join("\n"),
   "web/values.ts": [
     "export class Store {",
@@ -438,6 +453,21 @@ describe("the call graph of C code", () => {
     // A lock or a free is no lead: exits are ranked by what they add to the question.
     const ranked = result.leads.filter((l) => l.exit).map((l) => l.exit!.target);
     expect(ranked.indexOf("dma_alloc_coherent")).toBeLessThan(Math.max(0, ranked.indexOf("dma_free_coherent")) + 1);
+  });
+
+  it("orders exits that score alike by how few of the scope's functions call their callee: a flow's next step before a helper called from everywhere", async () => {
+    const pgc = await open(corpus, "sched", ["sched/"]);
+    const graph = new CallGraph(pgc.data);
+    const [setLevel] = graph.named("set_level");
+    const exits = graph.exitsOf(setLevel!.id);
+    expect(exits.map((e) => e.target)).toEqual(["lock_task", "task_state", "apply_level", "unlock_task"]);
+    expect(exits.map((e) => graph.callersOfExit(e))).toEqual([3, 3, 1, 3]);
+    // Nothing the question asks names any of them: the one call only set_level makes comes first.
+    const question = parseQuestion("How is the new value stored?");
+    const result = await pgc.search().expand({ question, mode: "forward", from: { symbol: "set_level" }, covered: {} });
+    const ranked = result.leads.filter((l) => l.exit).map((l) => [l.exit!.target, l.score]);
+    expect(ranked[0]).toEqual(["apply_level", 0]);
+    expect(ranked.slice(1).map(([target]) => target)).toEqual(["lock_task", "task_state", "unlock_task"]);
   });
 
   it("finds by its inverted index the same entry points as scoring every function", async () => {
