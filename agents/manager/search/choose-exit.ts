@@ -98,18 +98,20 @@ function ownerPotential(request: TraceRequest, result: ExpandResult, before: Cov
   };
 }
 
-/** Exits looked through when the chain would otherwise stop: the owners that add nothing themselves, best first, and their exits each. */
+/** Exits looked through: the owners that add nothing themselves, best first, and their exits each. */
 export const PASS_THROUGH_BEAM = 2;
 
 /**
- * When no exit is worth following by what its owner's best path adds, an owner may still pass the chain on:
- * `notify_change` names nothing of "an ext4 file shrunk with truncate()", but calls the file system's
- * `setattr`, where ext4's code is. For the best PASS_THROUGH_BEAM looked-into exits whose owner adds
- * nothing, its own best exits (PASS_THROUGH_BEAM of them) are looked into in turn; the first exit is followed
- * when one of those leads further than staying does by more than the two hops' cost (DEPTH_COST each), and
- * the chain then goes on by that exit (`then`). At most 4 more requests, only where the chain would end.
+ * An exit's owner may add nothing itself and still pass the chain on: `notify_change` names nothing of "an
+ * ext4 file shrunk with truncate()", but calls the file system's `setattr`, where ext4's code is; all of
+ * `call_write_iter`'s work is its call through `f_op->write_iter`. For the best PASS_THROUGH_BEAM
+ * looked-into exits whose owner adds nothing (besides the exit already chosen), its own best exits
+ * (PASS_THROUGH_BEAM of them; a field exit in each of its first FIELD_OWNER_BEAM binders) are looked into in
+ * turn; the first exit is followed when one of those leads further than `bar` — staying, or the exit chosen
+ * by its own look-ahead — by more than the two hops' cost (DEPTH_COST each), and the chain then goes on by
+ * that exit (`then`). Up to 4 more requests a hop, 16 when every one is a field exit.
  */
-async function passThrough(deps: TraceDeps, request: TraceRequest, result: ExpandResult, looked: readonly Probe[], before: Coverage, visited: ReadonlySet<string>, scope: string, hops: readonly TracedHop[], stay: number): Promise<{ probe: Probe; next: Probe } | null> {
+async function passThrough(deps: TraceDeps, request: TraceRequest, result: ExpandResult, looked: readonly Probe[], before: Coverage, visited: ReadonlySet<string>, scope: string, hops: readonly TracedHop[], bar: number): Promise<{ probe: Probe; next: Probe } | null> {
   const through = looked.filter((p) => p.adds < FOLLOW_THRESHOLD && p.result.leads.some((l) => l.exit)).slice(0, PASS_THROUGH_BEAM);
   const pending: Promise<{ probe: Probe; next: Probe | { failed: string } }>[] = [];
   for (const probe of through) {
@@ -120,15 +122,16 @@ async function passThrough(deps: TraceDeps, request: TraceRequest, result: Expan
       if (taken >= PASS_THROUGH_BEAM) break;
       const exit = asModuleExit(original.exit as NonNullable<SearchLead["exit"]>, deps.ownership);
       const owners = ownersOfExit(exit, probe.owner, deps, request.scopeScores);
-      const owner = "none" in owners ? undefined : owners.scopes.find((o) => o !== scope && !visited.has(o) && o !== probe.owner);
-      if (!owner) continue;
+      // A field exit is looked into in each of its first binders at once, as at any hop (one beam place for them all).
+      const fresh = "none" in owners ? [] : owners.scopes.filter((o) => o !== scope && !visited.has(o) && o !== probe.owner);
+      if (fresh.length === 0) continue;
       taken++;
       const lead = exit === original.exit ? original : { ...original, exit };
-      pending.push(lookAhead(deps, request, lead, owner, probe.result, after, [...hops, { scope: probe.owner, agent: probe.agent } as TracedHop]).then((next) => ({ probe, next })));
+      for (const owner of fresh) pending.push(lookAhead(deps, request, lead, owner, probe.result, after, [...hops, { scope: probe.owner, agent: probe.agent } as TracedHop]).then((next) => ({ probe, next })));
     }
   }
   // Two more hops must be paid for, as any step is (DEPTH_COST each).
-  const found = (await Promise.all(pending)).filter((f): f is { probe: Probe; next: Probe } => !("failed" in f.next) && f.next.reach > stay + 2 * DEPTH_COST && f.next.value >= FOLLOW_THRESHOLD);
+  const found = (await Promise.all(pending)).filter((f): f is { probe: Probe; next: Probe } => !("failed" in f.next) && f.next.reach > bar + 2 * DEPTH_COST && f.next.value >= FOLLOW_THRESHOLD);
   return found.sort((a, b) => b.next.reach - a.next.reach)[0] ?? null;
 }
 
@@ -210,10 +213,14 @@ export async function chooseExit(
   // `ext4_force_commit`, worth more, ends short of what staying covers).
   const asFar = !followed && wanted === null && best && best.value >= FOLLOW_THRESHOLD ? looked.find((p) => p !== best && p.value >= FOLLOW_THRESHOLD && p.reach >= stay) : undefined;
   if (asFar) followed = asFar;
+  // An exit whose owner adds nothing itself may pass the chain on further than staying, or than the exit
+  // chosen so far leads (`call_write_iter`, all of whose work is the call through `f_op->write_iter`).
   let passedOn: { probe: Probe; next: Probe } | null = null;
-  if (!followed && wanted === null && hops.length + 2 <= request.maxHops) {
-    passedOn = await passThrough(deps, request, result, looked, before, visited, scope, hops, stay);
-    followed = passedOn?.probe ?? null;
+  const chosen = followed;
+  const bar = Math.max(stay, chosen?.reach ?? 0);
+  if (wanted === null && hops.length + 2 <= request.maxHops) {
+    passedOn = await passThrough(deps, request, result, looked.filter((p) => p !== chosen), before, visited, scope, hops, bar);
+    if (passedOn) followed = passedOn.probe;
   }
   if (followed) {
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
@@ -222,7 +229,7 @@ export async function chooseExit(
     const reason = wanted !== null
       ? `the planned route goes to ${wanted}`
       : passedOn
-        ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})`
+        ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})${chosen ? ` and than ${chosen.lead.exit?.target} (${fmt(chosen.reach)}), worth ${fmt(chosen.value)} itself` : ""}`
         : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}${followed === asFar && best ? `; ${best.lead.exit?.target}, worth more (${fmt(best.value)}), leads to ${fmt(best.reach)} of the question, less than staying (${fmt(stay)}), and this one as far (${fmt(followed.reach)})` : ""}`;
     const bound = followed.result.bound_at;
     const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;

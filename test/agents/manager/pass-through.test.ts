@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, traceFrom } from "../../helpers/scopes.js";
+import { openScopes, traceFrom, withScopes } from "../../helpers/scopes.js";
 import { type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 
@@ -71,5 +71,39 @@ describe("a scope the chain passes through", () => {
     const short = await trace("When a file shrinks, how are its extent blocks freed?", 2);
     expect(short.traced.steps.map((s) => s.scope)).toEqual(["vfs"]);
     expect(short.asked).not.toContain("impl:apply_size");
+  });
+});
+
+// The same when an exit is followed by its own look-ahead: a call that repeats what the chain has (a record
+// of the shrink) leads no further than staying, while the owner that adds nothing passes the chain on to
+// where the question is answered.
+const BESIDE: Record<string, Record<string, string>> = {
+  vfs: {
+    "vfs/open.py": [
+      "from core.attr import notify_change",
+      "from log.trace import record_shrink",
+      "",
+      "def shrink_file(path, size):",
+      '    """Shrinks a file to a new size."""',
+      "    record_shrink(path, size)",
+      "    return notify_change(path, size)",
+      "",
+    ].join("\n"),
+  },
+  log: {
+    "log/trace.py": ["def record_shrink(path, size):", '    """Records that a file shrinks to a size."""', "    return size", ""].join("\n"),
+  },
+  core: SOURCES.core as Record<string, string>,
+  impl: SOURCES.impl as Record<string, string>,
+};
+const besideScopes = withScopes("mesh-pass-beside-", BESIDE);
+
+describe("a scope the chain passes through, beside an exit that is followed", () => {
+  it("is taken when what it calls leads further than the exit chosen by its own look-ahead", async () => {
+    const facts: ScopeFacts[] = [...FACTS, { scope: "log", paths: ["log/"], symbols: ["record_shrink"], references: [] }];
+    const traced = await traceFrom(besideScopes(), facts, "When a file shrinks, how are its extent blocks freed?", "shrink_file");
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["vfs:shrink_file", "core:notify_change", "impl:apply_size", "impl:ext_free_extents"]);
+    const left = traced.decisions.find((d) => d.at === "exit")?.detail ?? "";
+    expect(left).toMatch(/^left vfs by notify_change \(vfs\/open\.py:7\) into core: core adds nothing itself \([\d.]+\), but passes the chain on by apply_size \(core\/attr\.py:4\) into impl, which leads to [\d.]+ of the question, more than staying \([\d.]+\) and than record_shrink \([\d.]+\), worth [\d.]+ itself/);
   });
 });
