@@ -1,4 +1,4 @@
-// The methods a language's own values have — Python's str, bytes, list, dict and set; JavaScript's Array,
+// The methods a language's own values have — Python's str, bytes, list, dict, set and file objects; JavaScript's Array,
 // String, Map, Set, Promise and Object — by name. A call `x.get(…)` through an object of unknown class is,
 // by the language, as likely a dict's or a Map's as any class of the code base's, so the call graph makes
 // no guess for these names (resolve-callee.ts, rule 4). Only names the code base's classes also commonly
@@ -13,6 +13,8 @@ const PYTHON = new Set([
   // str, bytes
   "encode", "decode", "split", "rsplit", "splitlines", "join", "strip", "lstrip", "rstrip", "replace", "format", "startswith", "endswith",
   "lower", "upper", "find", "rfind", "partition", "rpartition",
+  // file objects (`open(…)`, io's streams)
+  "read", "readline", "readlines", "write", "writelines", "flush", "seek", "tell", "close",
 ]);
 
 const JAVASCRIPT = new Set([

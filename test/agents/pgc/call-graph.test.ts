@@ -252,6 +252,14 @@ const SOURCES: Record<string, string> = {
     "def shadowed(_default):",
     "    return _default.encode(1)",
     "",
+    "class Settings:",
+    "    def read(self, path):",
+    "        return path",
+    "",
+    "def load_text(path):",
+    "    f = open(path)",
+    "    return f.read()",
+    "",
   ].join("\n"),
   "made/queue.ts": [
     "export class Queue { push(item: string): void {} drain(): void {} }",
@@ -674,7 +682,7 @@ describe("method calls in Python and TypeScript", () => {
     expect(calls("show")).toEqual(["makeDoc at 7", "loadPage at 8", "Doc.render at 9", "Page.render at 9"]);
   });
 
-  it("makes no guess for a method the language's own values have (get, push), and types a module-level variable the file builds", async () => {
+  it("makes no guess for a method the language's own values have (get, push, a file's read), and types a module-level variable the file builds", async () => {
     const pgc = await open(corpus, "made", ["made/"]);
     const graph = new CallGraph(pgc.data);
     const node = (qualified: string) => graph.nodes.find((n) => n.qualified === qualified)!;
@@ -685,6 +693,9 @@ describe("method calls in Python and TypeScript", () => {
     // A parameter of the same name hides the module's variable: its `encode` may be a string's.
     expect(calls("shadowed")).toEqual([]);
     expect(calls("enqueue")).toEqual(["Queue.drain at 5"]);
+    // `f.read()` may be a file's (what `open` returns): not Settings.read.
+    expect(calls("load_text")).toEqual([]);
+    expect(graph.exitsOf(node("load_text").id)).toEqual([]);
   });
 
   it("resolves a call through a field of the caller's own object to the class the field is given (self.source = FeedParser(); private target = new Doc())", async () => {
