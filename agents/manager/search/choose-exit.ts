@@ -116,7 +116,7 @@ async function passThrough(deps: TraceDeps, request: TraceRequest, result: Expan
   const pending: Promise<{ probe: Probe; next: Probe | { failed: string } }>[] = [];
   for (const probe of through) {
     const after = coveredAfter(result, probe.lead, before);
-    const exits = probe.result.leads.filter((l) => l.exit).slice(0, PASS_THROUGH_BEAM * 2);
+    const exits = byFleetCallSites(deps.ownership, probe.result.leads.filter((l) => l.exit)).slice(0, PASS_THROUGH_BEAM * 2);
     let taken = 0;
     for (const original of exits) {
       if (taken >= PASS_THROUGH_BEAM) break;
@@ -150,6 +150,28 @@ function nearerDestination(request: TraceRequest, result: ExpandResult, before: 
   const through = coveredAfter(result, probe.lead, before);
   const going = Math.max(coverageShare(towards, through), ...probe.result.leads.map((l) => coverageShare(towards, coveredAfter(probe.result, { ...l, exit: null }, through))));
   return going > staying;
+}
+
+/** Whether `scope` may own an exit of `from`'s path. */
+function ownsExit(deps: TraceDeps, request: TraceRequest, exit: NonNullable<SearchLead["exit"]>, from: string, scope: string): boolean {
+  const owners = ownersOfExit(asModuleExit(exit, deps.ownership), from, deps, request.scopeScores);
+  return !("none" in owners) && owners.scopes.includes(scope);
+}
+
+/** The call sites the fleet reports for an exit's callee from outside the scopes defining it: by name, or through its struct field. */
+function fleetCallSites(ownership: TraceDeps["ownership"], exit: NonNullable<SearchLead["exit"]>): number {
+  const callers = exit.via === "field" ? ownership.fieldCallersOf?.(exit.target) : ownership.callersOf?.(exit.target);
+  return (callers ?? []).reduce((sum, c) => sum + c.count, 0);
+}
+
+/**
+ * Leads with exits, those that score alike by how few call sites the fleet has for their callee, from the
+ * references each scope reports (a lock or a log call has hundreds; the next step of one flow a few);
+ * otherwise in the worker's order, which put them by its own scope's callers.
+ */
+function byFleetCallSites(ownership: TraceDeps["ownership"], leads: readonly SearchLead[]): SearchLead[] {
+  const sites = new Map(leads.map((l) => [l, fleetCallSites(ownership, l.exit as NonNullable<SearchLead["exit"]>)]));
+  return [...leads].sort((a, b) => b.score - a.score || (sites.get(a) as number) - (sites.get(b) as number));
 }
 
 export async function chooseExit(
@@ -188,6 +210,10 @@ export async function chooseExit(
     if (fresh.length === 0) continue;
     viable.push({ lead, owners: fresh, estimate: lead.score + Math.max(...fresh.map((owner) => potential(lead, owner))) });
   }
+  // Exits that score alike, by how few call sites the whole fleet has for their callee (the worker ordered
+  // them by its own scope's callers; a small scope calls most things once).
+  const order = new Map(byFleetCallSites(deps.ownership, viable.map((v) => v.lead)).map((l, i) => [l, i]));
+  viable.sort((a, b) => (order.get(a.lead) as number) - (order.get(b.lead) as number));
   // The exits looked into: the best by their own score, and the best of the rest by what their owners
   // could add, as the entry round saw those scopes (a callee named `urlopen` says little; urllib3's
   // "connection pool" says more).
@@ -201,7 +227,12 @@ export async function chooseExit(
     if ("failed" in probe) decisions.push({ at: "skip", detail: `${candidates[i]?.lead.exit?.target}: ${probe.failed}` });
     else looked.push(probe);
   }
-  looked.sort((a, b) => b.value - a.value);
+  // On a planned route, an exit whose owner's paths go on into the route's next scope but one comes first:
+  // the route must go on from where the exit leads (`dma_map_single`, not `dma_mapping_error`, leaves the
+  // driver for kernel on the way to mm).
+  const after = plan?.[hops.length + 1];
+  const goesOn = (p: Probe) => (after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0);
+  looked.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value);
   const best = looked[0];
   // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
   // chain through it covers at least as much of the question as that path does.
@@ -227,7 +258,7 @@ export async function chooseExit(
     const others = looked.filter((p) => p !== followed).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
     const reason = wanted !== null
-      ? `the planned route goes to ${wanted}`
+      ? `the planned route goes to ${wanted}${goesOn(followed) ? `, and ${wanted}'s path from ${exit.target} goes on into ${after}` : ""}`
       : passedOn
         ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})${chosen ? ` and than ${chosen.lead.exit?.target} (${fmt(chosen.reach)}), worth ${fmt(chosen.value)} itself` : ""}`
         : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}${followed === asFar && best ? `; ${best.lead.exit?.target}, worth more (${fmt(best.value)}), leads to ${fmt(best.reach)} of the question, less than staying (${fmt(stay)}), and this one as far (${fmt(followed.reach)})` : ""}`;

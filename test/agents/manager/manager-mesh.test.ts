@@ -81,6 +81,8 @@ describe("the manager over the demo kernel", () => {
       for (const c of hop.citations) expect(expected.scopes.find((s) => s.name === hop.scope)?.paths.some((p) => c.file_path.startsWith(p))).toBe(true);
     }
     expect(result.safety).toMatchObject({ max_hops: 6, actual_hops: 3, stopped_because: "reached mm" });
+    // Of the driver's calls into kernel, the one whose path goes on into mm (dma_map_single, not dma_mapping_error).
+    expect(result.decisions?.find((d) => d.at === "exit")?.detail).toMatch(/^left drivers by dma_map_single .*: the planned route goes to kernel, and kernel's path from dma_map_single goes on into mm/);
     expect(result.answer).toMatch(/drivers → kernel → mm/);
     expect(result.answer).toMatch(/^\d\. .* → .*\[kernel\]$/m);
   });
