@@ -19,6 +19,8 @@ const TS_PATTERNS = [
   pattern("(class_declaration) @class"),
   pattern("(abstract_class_declaration) @class", "abstract_class_declaration"),
   pattern("(method_definition) @method"),
+  pattern("(public_field_definition name: (property_identifier) value: (_)) @field_function", "public_field_definition"),
+  pattern("(field_definition property: (property_identifier) value: (_)) @field_function", "field_definition"),
   pattern("(interface_declaration) @interface", "interface_declaration"),
   pattern("(type_alias_declaration) @type", "type_alias_declaration"),
   pattern("(enum_declaration) @enum", "enum_declaration"),
@@ -40,6 +42,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   function: onFunction,
   class: onClass,
   method: onMethod,
+  field_function: onFieldFunction,
   interface: onShape("interface"),
   type: onShape("type"),
   enum: onShape("enum"),
@@ -95,6 +98,19 @@ function onMethod(state: TsState, node: Node): void {
   }
   else if (object) addObjectMethod(state, node, name, object);
   else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/**
+ * A class field holding a function (`insert = (data) => { … }`, `handleClick = () => …`) is a method of the
+ * class, as a method definition is: called as `collection.insert(…)`, and the caller of the calls in its body.
+ */
+function onFieldFunction(state: TsState, node: Node): void {
+  const name = node.childForFieldName("name") ?? node.childForFieldName("property");
+  const value = node.childForFieldName("value");
+  if (!name || !value || node.parent?.type !== "class_body") return;
+  const fn = unwrapped(value);
+  if (!FUNCTION_VALUES.has(fn.type)) return;
+  addFunction(state, node, node, name.text, "method", fn);
 }
 
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);

@@ -30,7 +30,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 22: a C function of no parameters with attribute macros before its name (`asmlinkage __visible void __sched schedule(void)`) is a function; the grammar had read its name as a type. */
 /** 23: the English function words the index drops include those NLTK's list has and it lacked (`against`, `during`, `because`, the reflexive pronouns). */
 /** 24: the tokenizer reads an irregular verb's past forms as its base (`woken` → wake, `thrown` → throw, `written` → write), in documents and questions alike. */
-export const STORE_VERSION = 24;
+/** 25: a TS/JS class field holding a function (`insert = (rows) => { … }`) is a method of its class. */
+export const STORE_VERSION = 25;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

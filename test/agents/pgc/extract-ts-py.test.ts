@@ -190,6 +190,40 @@ describe("TypeScript", () => {
     ]);
   });
 
+  it("makes a class field holding a function a method of the class, the caller of the calls in its body", async () => {
+    const content = [
+      "export class Collection {",
+      "  private size = 0;",
+      "  /** Inserts rows. */",
+      "  public insert = (rows: Row[]) => {",
+      "    return this.mutations.insert(rows);",
+      "  };",
+      "  remove = async function (key: string) { return drop(key); };",
+      "  label = format(\"collection\");",
+      "  update(key: string) { return this.insert([key]); }",
+      "}",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "src/collection.ts", content });
+    expect(parsed.symbols.map((s) => [s.kind, s.name, s.container ?? null, s.line_start, s.line_end])).toEqual([
+      ["class", "Collection", null, 1, 10],
+      ["method", "insert", "Collection", 4, 6],
+      ["method", "remove", "Collection", 7, 7],
+      ["method", "update", "Collection", 9, 9],
+    ]);
+    expect(parsed.symbols[1]?.doc).toContain("Inserts rows.");
+    expect(parsed.calls.map((c) => [c.callee, c.caller, c.line])).toEqual([
+      ["this.mutations.insert", "insert", 5],
+      ["drop", "remove", 7],
+      ["format", null, 8],
+      ["this.insert", "update", 9],
+    ]);
+    const js = await extractFile({ path: "src/widget.js", content: "class Widget {\n  onClick = () => render();\n}\n" });
+    expect(js.parsed.symbols.map((s) => [s.kind, s.name, s.container ?? null])).toEqual([
+      ["class", "Widget", null],
+      ["method", "onClick", "Widget"],
+    ]);
+  });
+
   it("keeps a named function expression's own name beside the variable's, and matches a question by either", async () => {
     const content = [
       "export function createInputMiddleware(parse) {",
