@@ -9,6 +9,7 @@ import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf } from "./class-bases.js";
+import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
@@ -122,21 +123,9 @@ export class CallGraph {
     return this.bound.fields();
   }
 
-  /**
-   * Method calls leaving the scope through an object of a known class (`parser.parse_args(…)` where
-   * `parser = self.make_parser(ctx)` returns an `OptionParser` defined elsewhere), as `Class.method` with
-   * their call sites: who may call another scope's method.
-   */
+  /** Method calls leaving the scope through an object of a known class, as `Class.method` with their call sites (exit-counts.ts). */
   classCalls(): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const edges of this.exits.values()) {
-      for (const e of edges) {
-        if (e.via !== "member" || e.receiver_class === undefined) continue;
-        const key = `${e.receiver_class}.${e.target}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
-    }
-    return counts;
+    return classCallCounts(this.exits.values());
   }
 
   named(name: string): readonly GraphNode[] {
@@ -193,20 +182,9 @@ export class CallGraph {
 
   private fanIn: Map<string, number> | null = null;
 
-  /**
-   * How many of the scope's functions call an exit's callee (by module, class and name): a lock or a log
-   * call is made from hundreds, the next step of one flow from one or two (`set_user_nice` from
-   * `set_one_prio`). Counted once, on first use.
-   */
+  /** How many of the scope's functions call an exit's callee (exit-counts.ts), counted once, on first use. */
   callersOfExit(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): number {
-    if (!this.fanIn) {
-      const fanIn = new Map<string, number>();
-      for (const edges of this.exits.values()) {
-        const keys = new Set(edges.map(exitKey));
-        for (const key of keys) fanIn.set(key, (fanIn.get(key) ?? 0) + 1);
-      }
-      this.fanIn = fanIn;
-    }
+    this.fanIn ??= exitFanIn(this.exits.values());
     return this.fanIn.get(exitKey(exit)) ?? 0;
   }
 
@@ -312,7 +290,3 @@ export function lastPart(callee: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }
 
-/** An exit's callee as one key: its module, its receiver's class and its name. */
-export function exitKey(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): string {
-  return `${exit.module ?? ""}\0${exit.receiver_class ?? ""}\0${exit.target}`;
-}

@@ -3,7 +3,8 @@
 // collect the paths' exits — calls into other scopes — with the same score.
 import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
-import { exitKey, type BindingSite, type CallGraph, type ExitEdge, type GraphNode } from "./call-graph.js";
+import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
+import { exitKey } from "./exit-counts.js";
 import type { AliasSite } from "./reexports.js";
 import { tokenize } from "../retrieval/index.js";
 

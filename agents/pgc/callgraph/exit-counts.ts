@@ -1,0 +1,37 @@
+// Counts over a scope's exits (its calls that leave the scope): how many of its functions call each callee,
+// and how often it calls another scope's class's methods through an object of that class.
+import type { ExitEdge } from "./graph-types.js";
+
+/** An exit's callee as one key: its module, its receiver's class and its name. */
+export function exitKey(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): string {
+  return `${exit.module ?? ""}\0${exit.receiver_class ?? ""}\0${exit.target}`;
+}
+
+/**
+ * How many functions call each exit's callee (by exitKey), from each function's exits: a lock or a log call
+ * is made from hundreds, the next step of one flow from one or two (`set_user_nice` from `set_one_prio`).
+ */
+export function exitFanIn(exitsByFunction: Iterable<readonly ExitEdge[]>): Map<string, number> {
+  const fanIn = new Map<string, number>();
+  for (const edges of exitsByFunction) {
+    for (const key of new Set(edges.map(exitKey))) fanIn.set(key, (fanIn.get(key) ?? 0) + 1);
+  }
+  return fanIn;
+}
+
+/**
+ * Method calls leaving the scope through an object of a known class (`parser.parse_args(…)` where
+ * `parser = self.make_parser(ctx)` returns an `OptionParser` defined elsewhere), as `Class.method` with
+ * their call sites: who may call another scope's method.
+ */
+export function classCallCounts(exitsByFunction: Iterable<readonly ExitEdge[]>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const edges of exitsByFunction) {
+    for (const e of edges) {
+      if (e.via !== "member" || e.receiver_class === undefined) continue;
+      const key = `${e.receiver_class}.${e.target}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
