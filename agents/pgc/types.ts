@@ -48,6 +48,12 @@ export interface CodeSymbol {
    * optional dependency's stand-in). Where that import resolves, calls of the name are the import's.
    */
   fallback_of?: string;
+  /**
+   * Python: a method with nothing to run — its body only raises `NotImplementedError`, or it is an
+   * `@abstractmethod` whose body is only `pass`, `...` or a docstring. A subclass, perhaps in another scope,
+   * implements it.
+   */
+  abstract?: true;
   /** Structs, unions, classes, interfaces, enums: number of fields, members or enumerators. */
   members?: number;
   /** Lines of the doc comment or docstring, when `doc` is not empty. */

@@ -68,6 +68,7 @@ export class CallGraph {
         kind: symbol.kind,
         ...(symbol.container ? { container: symbol.container } : {}),
         ...(symbol.fallback_of !== undefined ? { fallback: true as const } : {}),
+        ...(symbol.abstract ? { abstract: true as const } : {}),
         file_path: symbol.file_path,
         line_start: symbol.line_start,
         line_end: symbol.line_end,

@@ -19,6 +19,8 @@ export interface GraphNode {
   terms: NodeFieldTerms;
   /** A Python stand-in for a failed import (CodeSymbol.fallback_of): never where a question starts. */
   fallback?: true;
+  /** A method with nothing to run (CodeSymbol.abstract): a subclass, perhaps another scope's, implements it. */
+  abstract?: true;
 }
 
 /** A call from one node to another inside the scope, at `line` of the caller's file. */

@@ -123,7 +123,9 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     const derived = own ? (index.subclassesOf?.(own) ?? NONE) : NONE;
     const overrides = methods.filter((n) => derived.has(lastName(n.container) ?? ""));
     const sameClass = methods.filter((n) => n.container !== undefined && n.container === caller.container);
-    if (sameClass.length > 0) return { kind: "local", nodes: [...sameClass, ...overrides] };
+    // The class's own method may have nothing to run (`raise NotImplementedError`): the subclass that
+    // implements it may be another scope's, so the call is an exit as well.
+    if (sameClass.length > 0) return { kind: "local", nodes: [...sameClass, ...overrides], ...(sameClass.every((n) => n.abstract) ? { exit: name } : {}) };
     // Inherited: the class does not define `m`, so another scope's subclass may (an abstract base's
     // `self.sock_connect()` runs a selector loop's): the call is an exit as well.
     const bases = own ? (index.superclassesOf?.(own) ?? NONE) : NONE;

@@ -96,6 +96,17 @@ function docFor(ctx: ExtractContext, outer: Node, body: Node | null): NoteSpan |
   return docstringOf(ctx, body) ?? commentDoc;
 }
 
+/**
+ * A method with nothing to run: its body (past a docstring) only raises `NotImplementedError`, or it is an
+ * `@abstractmethod` whose body is only `pass` or `...` (or nothing past its docstring).
+ */
+function isAbstract(outer: Node, body: Node | null): boolean {
+  const statements = realChildren(body).filter((s, i) => !(i === 0 && s.type === "expression_statement" && s.namedChildren[0]?.type === "string"));
+  if (statements.length === 1 && statements[0]?.type === "raise_statement" && /^raise\s+NotImplementedError\b/.test(statements[0].text)) return true;
+  const declared = outer !== null && outer.namedChildren.some((d) => d?.type === "decorator" && /\babstractmethod\b/.test(d.text));
+  return declared && statements.every((s) => s.type === "pass_statement" || (s.type === "expression_statement" && s.text.trim() === "..."));
+}
+
 function onFunction(state: PythonState, node: Node): void {
   const { ctx } = state;
   const name = node.childForFieldName("name")?.text;
@@ -120,6 +131,7 @@ function onFunction(state: PythonState, node: Node): void {
     ...(returns ? { returns } : {}),
     ...(container ? { container } : {}),
     ...(fallback !== null ? { fallback_of: fallback } : {}),
+    ...(inClass && isAbstract(outer, body) ? { abstract: true as const } : {}),
   }, docFor(ctx, outer, body));
   ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }

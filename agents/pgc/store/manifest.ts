@@ -31,7 +31,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 23: the English function words the index drops include those NLTK's list has and it lacked (`against`, `during`, `because`, the reflexive pronouns). */
 /** 24: the tokenizer reads an irregular verb's past forms as its base (`woken` → wake, `thrown` → throw, `written` → write), in documents and questions alike. */
 /** 25: a TS/JS class field holding a function (`insert = (rows) => { … }`) is a method of its class. */
-export const STORE_VERSION = 25;
+/** 26: a Python method with nothing to run (it only raises `NotImplementedError`, or an `@abstractmethod` with no body) is `abstract`; a call of it through `self` is an exit as well. */
+export const STORE_VERSION = 26;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -154,6 +154,22 @@ const SOURCES: Record<string, string> = {
     "class LoopError(Exception):",
     "    pass",
     "",
+    "class Handler:",
+    "    def handle(self, request):",
+    "        return self.respond(request)",
+    "",
+    "    def respond(self, request):",
+    '        """Writes the response."""',
+    '        raise NotImplementedError("subclasses respond")',
+    "",
+    "class Sink:",
+    "    @abstractmethod",
+    "    def drain(self):",
+    '        """Drains what is buffered."""',
+    "",
+    "    def finish(self):",
+    "        self.drain()",
+    "",
   ].join("\n"),
   "mail/send.py": [
     "from mail.base import Generator",
@@ -613,7 +629,7 @@ describe("method calls in Python and TypeScript", () => {
     expect(basesOf("class Plain:")).toEqual([]);
   });
 
-  it("resolves self.m() to the caller's method and its subclasses' overrides, and to the base's method and an exit when the class inherits it", async () => {
+  it("resolves self.m() to the caller's method and its subclasses' overrides, and to the base's method and an exit when the class inherits it or its own has nothing to run", async () => {
     const pgc = await open(corpus, "loop", ["loop/"]);
     const graph = new CallGraph(pgc.data);
     const names = (id: number) => graph.callsOf(id).map((e) => graph.nodes[e.to]?.qualified).sort();
@@ -624,6 +640,13 @@ describe("method calls in Python and TypeScript", () => {
     const [connect] = graph.named("connect");
     expect(names(connect!.id)).toEqual(["AbstractLoop.sock_connect"]);
     expect(graph.exitsOf(connect!.id).map((e) => [e.target, e.via])).toEqual([["sock_connect", "member"]]);
+    // The class's own method has nothing to run: a subclass implements it, perhaps in another scope.
+    for (const [caller, callee] of [["handle", "Handler.respond"], ["finish", "Sink.drain"]] as const) {
+      const [node] = graph.named(caller);
+      expect(names(node!.id)).toEqual([callee]);
+      expect(graph.exitsOf(node!.id).map((e) => [e.target, e.via])).toEqual([[callee.split(".")[1], "member"]]);
+    }
+    expect(graph.nodes.filter((n) => n.abstract).map((n) => n.qualified).sort()).toEqual(["AbstractLoop.sock_connect", "Handler.respond", "Sink.drain"]);
   });
 
   it("counts an exception class for half as a step of a path: raising it is where an error begins, not the work", async () => {
