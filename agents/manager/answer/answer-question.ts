@@ -11,7 +11,7 @@ import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
 import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
-import { climbCallers, namedByQuestion } from "../search/climb-callers.js";
+import { climbCallers, fromNamedStep, namedByQuestion } from "../search/climb-callers.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
@@ -212,9 +212,15 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       const starts = startBeam(round.question, anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
       const { best, byName, value } = bestStart(round.question, starts, traced);
-      outcome = await climbCallers(deps, round.question, traced[best] as TraceOutcome, request.maxHops);
-      decisions.push(startDecision(starts[best] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}` });
+      // A chain that begins at a function the question names, reached from the best start, is traced from
+      // that function when it was a start of its own: the scopes before it were visited, not cited, and
+      // must not bar the chain from going back into them.
+      const named = fromNamedStep(round.question, traced[best] as TraceOutcome);
+      const own = named ? starts.findIndex((s) => s.file_path === named.steps[0]?.file_path && s.line_start === named.steps[0]?.line_start) : -1;
+      const kept = own >= 0 ? own : best;
+      outcome = await climbCallers(deps, round.question, traced[kept] as TraceOutcome, request.maxHops);
+      decisions.push(startDecision(starts[kept] as ScoredCandidate, anchoredCandidates, request.from));
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
     }
   }
   decisions.push(...outcome.decisions);

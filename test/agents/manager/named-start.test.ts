@@ -1,0 +1,80 @@
+// A chain that reaches a function the question names begins there; when that function was a start of its
+// own, its own trace is kept, as the scopes the longer chain passed through before it were visited, not
+// cited, and must not bar the chain from going back into them (asyncio's `create_connection`, reached from
+// streams' `open_connection`, goes back into the selector loop's `sock_connect`). Python parsed for real;
+// each scope's own search, the manager's answer in-process.
+import { describe, expect, it } from "vitest";
+import pino from "pino";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { withScopes } from "../../helpers/scopes.js";
+import { answerBySearch, type SearchAnswerDeps } from "../../../agents/manager/answer/answer-question.js";
+import { ScopeMap } from "../../../agents/manager/scope-map.js";
+import { parseEntryArgs, parseExpandArgs } from "../../../agents/protocol/index.js";
+
+const SOURCES: Record<string, Record<string, string>> = {
+  streams: {
+    "streams/streams.py": [
+      "from base.events import BaseLoop",
+      "",
+      "def open_link(host):",
+      '    """Opens a link without blocking: the loop creates it and connects its socket."""',
+      "    loop = BaseLoop()",
+      "    return loop.create_link(host)",
+      "",
+      "class SelectorLoop(BaseLoop):",
+      "    def sock_link(self, sock):",
+      '        """Connects the socket without blocking, then waits until it is writable."""',
+      "        return sock",
+      "",
+    ].join("\n"),
+  },
+  base: {
+    "base/events.py": [
+      "class BaseLoop:",
+      "    def create_link(self, host):",
+      "        return self.link_sock(host)",
+      "",
+      "    def link_sock(self, host):",
+      "        return self.sock_link(host)",
+      "",
+      "    def sock_link(self, sock):",
+      "        raise NotImplementedError",
+      "",
+    ].join("\n"),
+  },
+};
+
+const scopes = withScopes("mesh-named-start-", SOURCES);
+
+async function ask(question: string) {
+  const pgcs = scopes();
+  const facts = [...pgcs.values()].map((p) => p.facts());
+  const byScope = new Map(facts.map((f) => [f.scope, f]));
+  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => facts.map((f) => ({ scope: f.scope, index_revision: "r" })) };
+  const map = new ScopeMap({ peersVersion: 0, request: async (id: string) => byScope.get(id) } as never, directory as never, pino({ level: "silent" }));
+  await map.refresh();
+  const deps: SearchAnswerDeps = {
+    managerId: "manager",
+    scopes: [...pgcs.keys()],
+    graph: await map.current(),
+    ownership: map,
+    surface: map.surface(),
+    askEntry: async (scope, args) => pgcs.get(scope)!.search().entry(parseEntryArgs(args).question, args.top_k),
+    expand: async (scope, args) => ({ result: await pgcs.get(scope)!.search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
+    // Each step's lines are re-hashed against the files the scopes were built from.
+    hashSources: { readFile: async (path) => readFile(join(pgcs.get("base")!.root, path), "utf8").catch(() => null) },
+    storeHop: () => "hop",
+  };
+  return answerBySearch(deps, { id: "q", question, maxHops: 6 });
+}
+
+describe("a chain that reaches the function the question names", () => {
+  it("is traced from that function, and goes back into the scope the longer chain had come from", async () => {
+    const result = await ask("How does loop.create_link open a link and connect the socket without blocking?");
+    expect(result.chain?.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["base:BaseLoop.create_link", "base:BaseLoop.link_sock", "streams:SelectorLoop.sock_link"]);
+    expect(result.outcome).toBe("chain");
+    const starts = result.decisions?.filter((d) => d.at === "start").map((d) => d.detail) ?? [];
+    expect(starts.some((d) => /open_link's chain reaches BaseLoop\.create_link, which the question names, so the chain traced from it is kept/.test(d))).toBe(true);
+  });
+});
