@@ -290,4 +290,3 @@ export class CallGraph {
 export function lastPart(callee: string): string {
   return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }
-

@@ -103,7 +103,7 @@ function docFor(ctx: ExtractContext, outer: Node, body: Node | null): NoteSpan |
 function isAbstract(outer: Node, body: Node | null): boolean {
   const statements = realChildren(body).filter((s, i) => !(i === 0 && s.type === "expression_statement" && s.namedChildren[0]?.type === "string"));
   if (statements.length === 1 && statements[0]?.type === "raise_statement" && /^raise\s+NotImplementedError\b/.test(statements[0].text)) return true;
-  const declared = outer !== null && outer.namedChildren.some((d) => d?.type === "decorator" && /\babstractmethod\b/.test(d.text));
+  const declared = outer.namedChildren.some((d) => d?.type === "decorator" && /\babstractmethod\b/.test(d.text));
   return declared && statements.every((s) => s.type === "pass_statement" || (s.type === "expression_statement" && s.text.trim() === "..."));
 }
 
