@@ -232,7 +232,11 @@ export async function chooseExit(
   // driver for kernel on the way to mm).
   const after = plan?.[hops.length + 1];
   const goesOn = (p: Probe) => (after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0);
-  looked.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value);
+  // Of exits worth the same, the worker's order stands (the fleet's order above only chose which to look into).
+  const siteOf = (exit: SearchLead["exit"]) => (exit ? `${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}` : "");
+  const place = new Map(result.leads.map((l, i) => [siteOf(l.exit), i]));
+  const placeOf = (p: Probe) => place.get(siteOf(p.lead.exit)) ?? result.leads.length;
+  looked.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value || placeOf(a) - placeOf(b));
   const best = looked[0];
   // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
   // chain through it covers at least as much of the question as that path does.

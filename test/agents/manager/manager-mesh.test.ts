@@ -97,6 +97,15 @@ describe("the manager over the demo kernel", () => {
     expect(result.decisions?.[0]?.detail).toMatch(/e1000_setup_ring .* in drivers: relevance/);
   });
 
+  it("of two exits worth the same, follows the one the worker put first: the call that maps the buffer, not its error check", async () => {
+    const result = await manager.ask("How does the e1000 driver allocate DMA buffers?");
+    // dma_map_single (line 91) and dma_mapping_error (line 92) both name only "dma"; the fleet calls the
+    // first from more places, which orders what is looked into, not which of equal worth is followed.
+    expect(result.chain?.map((s) => s.symbol)).toContain("dma_map_single");
+    expect(result.chain?.map((s) => s.symbol)).not.toContain("dma_mapping_error");
+    expect(result.decisions?.find((d) => d.at === "exit")?.detail).toMatch(/^left drivers by dma_map_single .*also looked at: dma_mapping_error/);
+  });
+
   it("answers who calls a function: its definition, then the functions in other scopes whose code calls it", async () => {
     const result = await manager.ask("Who calls kmalloc?");
     expect(result.query_path[0]).toBe("mm");
