@@ -4,7 +4,7 @@
 import { parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { destinationTerms } from "../../search/question.js";
-import { asModuleExit, chainedConstructions, ownersOfExit } from "./exit-owner.js";
+import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
 
@@ -196,7 +196,7 @@ export async function chooseExit(
     const exit = asModuleExit(original.exit, deps.ownership);
     const lead = exit === original.exit ? original : { ...original, exit };
     // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
-    if (builtThenCalled.has(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}`)) continue;
+    if (builtThenCalled.has(callSiteKey(exit))) continue;
     const owners = ownersOfExit(exit, scope, deps, request.scopeScores);
     if ("none" in owners) {
       if (skipped < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) {
@@ -233,7 +233,7 @@ export async function chooseExit(
   const after = plan?.[hops.length + 1];
   const goesOn = (p: Probe) => (after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0);
   // Of exits worth the same, the worker's order stands (the fleet's order above only chose which to look into).
-  const siteOf = (exit: SearchLead["exit"]) => (exit ? `${exit.call_site.file_path}:${exit.call_site.line}\0${exit.target}` : "");
+  const siteOf = (exit: SearchLead["exit"]) => (exit ? callSiteKey(exit) : "");
   const place = new Map(result.leads.map((l, i) => [siteOf(l.exit), i]));
   const placeOf = (p: Probe) => place.get(siteOf(p.lead.exit)) ?? result.leads.length;
   looked.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value || placeOf(a) - placeOf(b));

@@ -106,12 +106,17 @@ export function relativeModulePath(module: string, fromFile: string): string | n
   return [...parts, ...(python[2] ? (python[2] as string).split(".") : [])].join("/");
 }
 
+/** An exit's call site and the name called there, as one key: `file:line\0name` (the callee's name unless said). */
+export function callSiteKey(exit: Pick<NonNullable<SearchLead["exit"]>, "call_site" | "target">, name: string = exit.target): string {
+  return `${exit.call_site.file_path}:${exit.call_site.line}\0${name}`;
+}
+
 /** Constructor exits whose object a method exit at the same call line is called on (`Parser(…).parsestr(…)`), as `file:line\0Class`. */
 export function chainedConstructions(leads: readonly SearchLead[]): Set<string> {
   const out = new Set<string>();
   for (const lead of leads) {
     const exit = lead.exit;
-    if (exit?.receiver_class && exit.callee.includes(`${exit.receiver_class}(`)) out.add(`${exit.call_site.file_path}:${exit.call_site.line}\0${exit.receiver_class}`);
+    if (exit?.receiver_class && exit.callee.includes(`${exit.receiver_class}(`)) out.add(callSiteKey(exit, exit.receiver_class));
   }
   return out;
 }
