@@ -88,15 +88,14 @@ export interface SearchAnswerRequest {
 }
 
 /**
- * Which start's chain answers: the one covering most of the question, less DEPTH_COST a step (a long chain
- * that picks up words on its way, a BPF redirect back to dev_queue_xmit, does not beat a short one from the
- * function the question names), times its start's place prior (test code, outside the public surface) as
- * the start was weighed. A later start must beat an earlier one by COVERAGE_TIE; and of chains worth the
- * same, the one from a function the question writes as code (`exit()`) wins: the question says it starts
- * there. A class it names (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
+ * Which start's chain answers: the one covering most of the question, less what its steps cost (chainCost),
+ * times its start's place prior (test code, outside the public surface) as the start was weighed. A later
+ * start must beat an earlier one by COVERAGE_TIE; and of chains worth the same, the one from a function the
+ * question writes as code (`exit()`) wins: the question says it starts there. A class it names
+ * (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
  */
-export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps">[]): { best: number; byName: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps">, i: number) => number } {
-  const value = (o: Pick<TraceOutcome, "coverage" | "steps">, i: number) => (o.coverage - DEPTH_COST * Math.max(0, o.steps.length - 1)) * (starts[i]?.prior ?? 1);
+export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
+  const value = (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => (o.coverage - chainCost(o)) * (starts[i]?.prior ?? 1);
   let best = 0;
   for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
   const named = (i: number) => writtenAsCode(question, starts[i]);
@@ -105,6 +104,23 @@ export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: reado
     if (tied >= 0) return { best: tied, byName: true, value };
   }
   return { best, byName: false, value };
+}
+
+/**
+ * What a chain's length costs: DEPTH_COST for each step after the first, less what the step adds to the
+ * coverage, up to the last step that adds anything. A long chain that picks up words on its way through
+ * steps adding nothing (a BPF redirect back to dev_queue_xmit) does not beat a short one from the function
+ * the question names; a chain whose every step adds to the question pays nothing for its length; and the
+ * steps past the last that adds — the path going on into the function that does the work — are free.
+ * Without per-step gains (a chain not traced forward), every step after the first costs DEPTH_COST.
+ */
+export function chainCost(o: Pick<TraceOutcome, "steps" | "gains">): number {
+  if (!o.gains) return DEPTH_COST * Math.max(0, o.steps.length - 1);
+  let last = 0;
+  o.gains.forEach((g, i) => {
+    if (g > 0) last = i;
+  });
+  return o.gains.slice(1, last + 1).reduce((sum, g) => sum + Math.max(0, DEPTH_COST - g), 0);
 }
 
 function startDecision(start: ScoredCandidate, candidates: readonly ScoredCandidate[], from: string | undefined): SearchDecision {
@@ -220,7 +236,7 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
       const kept = own >= 0 ? own : best;
       outcome = await climbCallers(deps, round.question, traced[kept] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[kept] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} a step, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} for each step adding less, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
     }
   }
   decisions.push(...outcome.decisions);

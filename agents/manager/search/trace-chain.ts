@@ -50,6 +50,11 @@ export interface TraceOutcome {
   hops: TracedHop[];
   decisions: SearchDecision[];
   coverage: number;
+  /**
+   * Per step of the chain as traced forward, the share of the question it added to the coverage (an exit's
+   * name counts for the step it leads to): what the start's choice weighs the chain's length by.
+   */
+  gains?: number[];
   stopped_because: string;
 }
 
@@ -116,6 +121,9 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
   let pending: Probe | null = null;
   let committed: Probe | null = null;
   let stopped = "";
+  // What the last exit's name added, counted for the step it leads to.
+  let carried = 0;
+  const gains: number[] = [];
   while (next) {
     if (hops.length >= request.maxHops) {
       stopped = `hop budget of ${request.maxHops} spent`;
@@ -148,7 +156,10 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       const chainStep = toStep(step, next.scope, answered.agent, callSites[i] ?? null);
       hop.steps.push(chainStep);
       steps.push(chainStep);
+      const before = coverageShare(question, covered);
       covered = cover(covered, step.matches);
+      gains.push(coverageShare(question, covered) - before + carried);
+      carried = 0;
     }
     deps.onHop?.({ hop: hops.length, scope: hop.scope, agent: hop.agent, symbols: hop.steps.map((s) => s.symbol) });
     decisions.push(...choice.decisions);
@@ -158,17 +169,19 @@ export async function traceForward(deps: TraceDeps, request: TraceRequest): Prom
       break;
     }
     const exit = probe.lead.exit;
+    const before = coverageShare(question, covered);
     covered = cover(covered, exit.matches);
+    carried = coverageShare(question, covered) - before;
     // Through a C struct field, the owner said which of its functions it stored there, and where.
     const callSite = probe.result.bound_at ? { ...exit.call_site, bound_at: probe.result.bound_at } : exit.call_site;
     next = { scope: probe.owner, symbol: exit.target, ...(exit.module ? { module: exit.module } : {}), callSite };
     pending = probe;
     fileHint = null;
   }
-  return { steps, hops, decisions, coverage: coverageShare(question, covered), stopped_because: stopped };
+  return { steps, hops, decisions, coverage: coverageShare(question, covered), gains, stopped_because: stopped };
 }
 
-/** The path that ends in this scope with the most of the question covered (the worker sorted them so). */
+/** The path ending in this scope that is worth most (the worker sorted them so: local-search.ts, leadsOf). */
 function bestEnding(result: ExpandResult): SearchLead {
   return result.leads.find((l) => l.exit === null) ?? (result.leads[0] as SearchLead);
 }

@@ -32,6 +32,8 @@ export interface Reached {
   depth: number;
   /** stepScore of this node given its parent's coverage. */
   score: number;
+  /** The path's worth: its steps' scores summed, from the entry to this node (before DEPTH_COST). */
+  value: number;
 }
 
 export interface RawLead {
@@ -99,7 +101,11 @@ class MaxHeap<T> {
 }
 
 /**
- * Best-first from `start`: every function reached once, by the path that covers most of the question first.
+ * Best-first from `start`: every function reached once, by the path worth most first — its steps' scores
+ * summed (each what it adds to the question's coverage plus RELEVANCE_CARRY of its own relevance), less
+ * DEPTH_COST a step. The same worth orders the paths that end in the scope: of two paths covering the same,
+ * the one going on through functions that name the question (`dumps` → `encode` → `iterencode`) reaches
+ * where the work is done, and is worth more than the one stopping at the wrapper.
  * A class has no body to follow: it starts from its methods, each a path of its own, best first (the path
  * for "how does SMTPHandler send a record" is `emit`'s, not the class's).
  */
@@ -113,7 +119,8 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
   const starts = members.length === 0 ? [start] : start.kind === "variable" ? [start, ...members] : members;
   for (const node of starts) {
     const matches = match(node);
-    const first: Reached = { node, parent: null, callLine: null, covered: cover(covered, matches), matches, depth: 0, score: stepScore(question, matches, covered) };
+    const score = stepScore(question, matches, covered);
+    const first: Reached = { node, parent: null, callLine: null, covered: cover(covered, matches), matches, depth: 0, score, value: score };
     heap.push(first, members.length > 0 ? coverageShare(question, first.covered) + first.score : Infinity);
   }
   const seen = new Set<number>();
@@ -130,8 +137,9 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const next = cover(state.covered, matches);
-      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: next, matches, depth: state.depth + 1, score: stepScore(question, matches, state.covered) };
-      heap.push(child, coverageShare(question, next) + child.score - DEPTH_COST * child.depth);
+      const score = stepScore(question, matches, state.covered);
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: next, matches, depth: state.depth + 1, score, value: state.value + score };
+      heap.push(child, child.value - DEPTH_COST * child.depth);
     }
   }
   return leadsOf(graph, question, reached);
@@ -157,8 +165,9 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
   // of one flow before a helper called from everywhere.
   const fanIn = (lead: RawLead) => graph.callersOfExit(lead.exit as ExitEdge);
   const byScore = (a: RawLead, b: RawLead) => b.score - a.score || fanIn(a) - fanIn(b) || a.end.depth - b.end.depth;
-  const byCoverage = (a: RawLead, b: RawLead) => b.coverage - DEPTH_COST * b.end.depth - (a.coverage - DEPTH_COST * a.end.depth) || a.end.depth - b.end.depth;
-  return [...endings.sort(byCoverage).slice(0, MAX_LOCAL_LEADS), ...[...exits.values()].sort(byScore).slice(0, MAX_EXIT_LEADS)];
+  const worth = (l: RawLead) => l.end.value - DEPTH_COST * l.end.depth;
+  const byWorth = (a: RawLead, b: RawLead) => worth(b) - worth(a) || a.end.depth - b.end.depth;
+  return [...endings.sort(byWorth).slice(0, MAX_LOCAL_LEADS), ...[...exits.values()].sort(byScore).slice(0, MAX_EXIT_LEADS)];
 }
 
 /**

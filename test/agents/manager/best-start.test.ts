@@ -1,9 +1,10 @@
-// Which start's chain answers: the one worth most (coverage less 0.02 a step, times its place prior), an
+// Which start's chain answers: the one worth most (coverage less what its length costs, times its place
+// prior: a step costs 0.02 less what it adds, and the steps past the last that adds are free), an
 // earlier start keeping ties within 0.02 — unless a start within 0.02 is a function the question writes as
 // code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
 // their names), the questions parsed as the manager parses them.
 import { describe, expect, it } from "vitest";
-import { bestStart, START_BEAM, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
+import { bestStart, chainCost, START_BEAM, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
 import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, relevance } from "../../../agents/search/relevance.js";
@@ -40,6 +41,28 @@ describe("bestStart", () => {
 
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.79, 3)])).toMatchObject({ best: 0, byName: false });
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.85, 3)])).toMatchObject({ best: 1, byName: false });
+  });
+});
+
+describe("chainCost", () => {
+  const traced = (coverage: number, gains: number[]) => ({ coverage, gains, steps: gains.map(() => null as never) });
+
+  it("charges each step after the first 0.02 less what it adds, up to the last step that adds anything", () => {
+    expect(chainCost(traced(0.31, [0.2, 0.1, 0, 0.01, 0, 0]))).toBeCloseTo(0.02 + 0.01, 10);
+    expect(chainCost(traced(0.4, [0.4, 0, 0, 0]))).toBe(0);
+    // Not traced forward (no gains): every step after the first costs 0.02.
+    expect(chainCost({ steps: [null as never, null as never, null as never] })).toBeCloseTo(0.04, 10);
+  });
+
+  it("lets a chain going on past what it covers, every step adding to the question, beat a short one covering a little less", () => {
+    const question = parseQuestion("When http.server parses an incoming request, how are the header lines turned into a message object?");
+    const starts = [candidate(question, "end_headers"), candidate(question, "parse_request")];
+    const short = traced(0.25, [0.2, 0.05]);
+    const long = traced(0.3, [0.12, 0.05, 0.05, 0.04, 0.04, 0, 0, 0]);
+
+    expect(bestStart(question, starts, [short, long])).toMatchObject({ best: 1, byName: false });
+    // Each step charged 0.02, as before, the long chain would lose (0.16 against 0.23).
+    expect(bestStart(question, starts, [{ coverage: 0.25, steps: short.steps }, { coverage: 0.3, steps: long.steps }])).toMatchObject({ best: 0 });
   });
 });
 

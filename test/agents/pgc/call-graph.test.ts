@@ -416,6 +416,31 @@ const SOURCES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  "codec/encoder.py": [
+    "import log",
+    "",
+    "def dumps(obj):",
+    "    return Encoder().encode(obj)",
+    "",
+    "class Encoder:",
+    "    def encode(self, o):",
+    "        log.debug('start')",
+    "        chunks = self.iterencode(o)",
+    "        self.reset()",
+    "        return ''.join(chunks)",
+    "",
+    "    def reset(self):",
+    "        self.depth = 0",
+    "",
+    "    def iterencode(self, o):",
+    "        return _make_iterencode(self.depth)(o)",
+    "",
+    "def _make_iterencode(depth):",
+    "    def _iterencode(o):",
+    "        yield str(o)",
+    "    return _iterencode",
+    "",
+  ].join("\n"),
   "nest/retry.py": [
     "import functools",
     "",
@@ -492,6 +517,16 @@ describe("the call graph of C code", () => {
     const ranked = result.leads.filter((l) => l.exit).map((l) => [l.exit!.target, l.score]);
     expect(ranked[0]).toEqual(["apply_level", 0]);
     expect(ranked.slice(1).map(([target]) => target)).toEqual(["lock_task", "task_state", "unlock_task"]);
+  });
+
+  it("ends a path where it stops naming the question, not at the first function covering it: dumps → encode → iterencode → _make_iterencode → _iterencode", async () => {
+    const pgc = await open(corpus, "codec", ["codec/"]);
+    const question = parseQuestion("How does dumps encode an object?");
+    const result = await pgc.search().expand({ question, mode: "forward", from: { symbol: "dumps" }, covered: {} });
+    const endings = result.leads.filter((l) => l.exit === null);
+    // encode covers what the question names; the calls after it name it again, and are where the work is done.
+    expect(endings[0]?.path.map((i) => result.steps[i]?.qualified)).toEqual(["dumps", "Encoder.encode", "Encoder.iterencode", "_make_iterencode", "_iterencode"]);
+    expect(endings.every((l) => l.coverage === endings[0]?.coverage)).toBe(true);
   });
 
   it("finds by its inverted index the same entry points as scoring every function", async () => {
