@@ -11,7 +11,8 @@ import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
 import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
-import { climbCallers, fromNamedStep, namedByQuestion } from "../search/climb-callers.js";
+import { climbCallers } from "../search/climb-callers.js";
+import { fromNamedStep, namedByQuestion } from "../search/named-start.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**

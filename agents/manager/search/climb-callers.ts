@@ -10,17 +10,21 @@
 // calling it from outside: by name, through a struct field it is stored into (mq-deadline's
 // `dd_dispatch_request` is reached from blk-mq's scheduler code through `dispatch_request`), or, for a
 // method, through an object of its class (click's `Command.parse_args` calls `parser.parse_args(…)` on the
-// `OptionParser` that `make_parser` returns); that scope becomes the chain's first hop. A first step the
+// `OptionParser` that `make_parser` returns); that scope becomes the chain's first hop. A caller found
+// there counts by its share of what all the callers found there are worth: one of several alike (each
+// adapter's handler calling tRPC's `resolveResponse`) is one use of the step, not where its path begins,
+// and the climb stops below it (also when it is only on the way to a caller worth enough). A first step the
 // question names as code (`e1000_setup_ring`) is where the chain begins: no climb above it; and a chain
 // passing through the function the question names first begins there (fromNamedStep). Each step up is
 // one `callers` request to its own scope (and at most CLIMB_SCOPES others); the call line is cited as for
 // any step.
 import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
-import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
-import { cover, coverageShare, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage, type TermMatch } from "../../search/relevance.js";
+import type { ParsedQuestion } from "../../search/question.js";
+import { cover, coverageShare, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { calledAs } from "../validation/chain-check.js";
 import { languageForPath } from "../../pgc/scan/index.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "./trace-chain.js";
+import { fromNamedStep, namedByQuestion, searchStepOf } from "./named-start.js";
 
 /**
  * Callers prepended at most: a chain's beginning, not the whole call stack above it (each must be worth
@@ -43,20 +47,6 @@ export const CLIMB_SHARE = 0.7;
 const fmt = (n: number) => n.toFixed(2);
 const fmt3 = (n: number) => n.toFixed(3);
 
-/** The search step a chain step was made of. */
-function searchStepOf(hops: readonly TracedHop[], step: ChainStep): SearchStep | undefined {
-  for (const hop of hops) {
-    const found = hop.result.steps.find((s) => s.file_path === step.file_path && s.cite.line_start === step.line_start && s.qualified === step.symbol);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** The question writes the step's whole name as code (`How does e1000_setup_ring allocate…`): it says where the chain begins. */
-export function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): boolean {
-  return matches.some((m) => m.field === "symbol" && question.terms.some((t) => t.term === m.term && t.name));
-}
-
 /** Other scopes asked at most per step of the climb, most call sites first: the scopes calling the step by name or through a struct field it is stored into. */
 export const CLIMB_SCOPES = 3;
 
@@ -67,6 +57,14 @@ interface Climbed {
   result: ExpandResult;
   step: SearchStep;
   callSite: CallSiteRef;
+  /** What the other callers found beside it are worth, summed. */
+  others?: number;
+  /**
+   * Found in other scopes: its share of what all the callers found there are worth. One of several alike
+   * (each driver's `…_add` calling `add_disk`, each adapter calling `resolveResponse`) is one use of the
+   * step, not where its path begins: its worth counts times this share.
+   */
+  share?: number;
 }
 
 /** The caller of `current` in `scope` not yet in the chain (by name, through `field`, or as a method of `ofClass`) worth most as a step. */
@@ -80,14 +78,16 @@ async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string
   const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
   const result = parseExpandResult(answered.result);
   let best: Climbed | null = null;
+  let total = 0;
   // The worker lists its callers most relevant first; of equal worth, the earlier stays.
   for (const lead of result.leads) {
     const step = result.steps[lead.path[0] ?? -1];
     if (!step || !lead.exit || inChain.has(`${step.file_path}:${step.cite.line_start}`)) continue;
+    total += worth(step);
     if (best && worth(step) <= worth(best.step)) continue;
     best = { scope, agent: answered.agent, args, result, step, callSite: field ? { ...lead.exit.call_site, bound_at: field } : lead.exit.call_site };
   }
-  return best;
+  return best ? { ...best, others: total - worth(best.step) } : null;
 }
 
 /** How a caller elsewhere reaches the step: by its name, through a C struct field it is stored into, or as a method through an object of its class. */
@@ -120,8 +120,10 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
     ...(ofClass ? (ownership.classCallersOf?.(`${ofClass}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass } as Via, count: c.count })) : []),
   ].filter((a) => a.scope !== scope);
   asks.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
-  const found = await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)));
-  return found.filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
+  const found = (await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)))).filter((c): c is Climbed => c !== null);
+  const total = found.reduce((sum, c) => sum + worth(c.step) + (c.others ?? 0), 0);
+  const best = found.sort((a, b) => worth(b.step) - worth(a.step))[0];
+  return best ? { ...best, others: total - worth(best.step), share: worth(best.step) / Math.max(1e-9, total) } : null;
 }
 
 /**
@@ -144,43 +146,6 @@ async function storedInto(deps: ClimbDeps, question: ParsedQuestion, scope: stri
 
 export type ClimbDeps = Pick<TraceDeps, "expand" | "managerId" | "onHop"> & { ownership?: TraceDeps["ownership"] };
 
-/**
- * Whether a place's matches name the function the question writes first, as code (`loop.create_connection`
- * in "How does asyncio's loop.create_connection connect …"): where the question says its path begins. Only
- * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
- * is where the question says the path ends. Null when the question writes no such name.
- */
-function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
-  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
-  if (first === undefined || destinationTerms(question).has(first)) return null;
-  return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
-}
-
-/**
- * A chain passing through a function the question writes as code (`loop.create_connection`, reached from
- * `open_connection`) begins there, as a first step so named has no climb above it: the steps before it
- * are left out, with the hops that held only them. Null when no later step is so named.
- */
-export function fromNamedStep(question: Pick<ParsedQuestion, "terms" | "names" | "text">, outcome: TraceOutcome): TraceOutcome | null {
-  const namesFirst = firstNamed(question);
-  if (!namesFirst) return null;
-  const named = (s: ChainStep) => s.kind !== "class" && namesFirst(searchStepOf(outcome.hops, s)?.matches ?? []);
-  // A chain already beginning at a function of that name (`ZodObject.extend` before core's `extend`) keeps its beginning.
-  if (outcome.steps[0] && named(outcome.steps[0])) return null;
-  const at = outcome.steps.findIndex((s, i) => i > 0 && named(s));
-  if (at < 0) return null;
-  const begins = outcome.steps[at] as ChainStep;
-  const dropped = outcome.steps.slice(0, at);
-  const begin: ChainStep = { ...begins, role: "entry", call_site: null };
-  const h = outcome.hops.findIndex((hop) => hop.steps.includes(begins));
-  const hops = outcome.hops.slice(h).map((hop, i) => (i === 0 ? { ...hop, steps: [begin, ...hop.steps.slice(hop.steps.indexOf(begins) + 1)] } : hop));
-  const steps = [begin, ...outcome.steps.slice(at + 1)];
-  let covered: Coverage = new Map();
-  for (const step of steps) covered = cover(covered, searchStepOf(outcome.hops, step)?.matches ?? []);
-  const detail = `began at ${begins.symbol}: the question names it (the chain from ${dropped[0]?.symbol} reached it; ${dropped.map((d) => d.symbol).join(", ")} left out)`;
-  return { ...outcome, steps, hops, coverage: coverageShare(question, covered), decisions: [...outcome.decisions, { at: "start", detail }] };
-}
-
 /** The chain being extended backwards: its steps and hops (first first), and the scope of its first step. */
 interface Climb {
   steps: ChainStep[];
@@ -198,12 +163,12 @@ interface Climb {
 export const CLIMB_LOOK_AHEAD = 3;
 
 /** The caller of `current` worth most: in its own scope, else (one more hop, while the budget has one) in the scopes calling it from outside. */
-async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number): Promise<{ best: Climbed | null; enough: boolean }> {
+async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, odds = 1): Promise<{ best: Climbed | null; enough: boolean }> {
   const ofClass = classOf(current.symbol);
   const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) }, at.inChain, maxHops, worth);
-  if (here && worth(here.step) >= needed) return { best: here, enough: true };
+  if (here && worth(here.step) * odds >= needed) return { best: here, enough: true };
   const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth) : null;
-  if (elsewhere && worth(elsewhere.step) >= needed) return { best: elsewhere, enough: true };
+  if (elsewhere && worth(elsewhere.step) * (elsewhere.share ?? 1) * odds >= needed) return { best: elsewhere, enough: true };
   const best = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
   return { best, enough: false };
 }
@@ -218,22 +183,29 @@ async function nextCallers(deps: ClimbDeps, question: ParsedQuestion, climb: Cli
   if (found.enough && found.best) return { callers: [found.best] };
   const nearest = found.best;
   if (!nearest) return { stop: `began at ${current.symbol}: nothing else calls it` };
-  const stop = `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest.step))} as a step (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}`;
+  const stop = `began at ${current.symbol}: its best caller, ${nearest.step.qualified} in ${nearest.scope}, is worth ${fmt3(worth(nearest.step))} as a step${shareOf(nearest)} (it bears ${fmt(relevance(question, nearest.step.matches))} on the question), less than ${fmt3(needed)}`;
   const way: Climbed[] = [nearest];
   const inChain = new Set(climb.inChain);
   let hops = climb.hops.length + (nearest.scope === climb.scope ? 0 : 1);
+  let odds = nearest.share ?? 1;
   for (let above = nearest; way.length <= Math.min(CLIMB_LOOK_AHEAD, room - 1); ) {
     inChain.add(`${above.step.file_path}:${above.step.cite.line_start}`);
     const step = toStep(above.step, above.scope, above.agent, null, "entry");
     // Looking ahead is optional: a scope that does not answer ends it, not the answer.
-    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed).catch(() => null);
+    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed, odds).catch(() => null);
     if (!next?.best) break;
     way.push(next.best);
     if (next.enough) return { callers: way };
+    odds *= next.best.share ?? 1;
     if (next.best.scope !== above.scope) hops++;
     above = next.best;
   }
   return { stop: `${stop}, and no caller within ${CLIMB_LOOK_AHEAD} above it is worth that` };
+}
+
+/** A caller found in other scopes beside others: the share its worth counts by, for a decision. */
+function shareOf(c: Climbed): string {
+  return c.share !== undefined && c.share < 1 ? `, times ${fmt(c.share)}, its share of what the callers found in other scopes are worth` : "";
 }
 
 /** Puts `chosen` in front of the chain as its new first step, `current` joining it through the caller's call line. */
@@ -287,7 +259,7 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
       const caller = prepend(climb, current, chosen);
       deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
       const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-      const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself)`;
+      const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step${shareOf(chosen)}, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself${shareOf(chosen)})`;
       decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
       covered = cover(covered, chosen.step.matches);
       current = caller;

@@ -59,7 +59,7 @@ describe("climbCallers across scopes", () => {
     expect(climbed.steps[0]).toMatchObject({ role: "entry", call_site: null });
     expect(climbed.steps[1]).toMatchObject({ role: "callee", call_site: { file_path: "net/receive.py", line: 5, text: "    return queue_packet(frame)" } });
     expect(climbed.hops.map((h) => [h.scope, h.steps.map((s) => s.symbol)])).toEqual([["net", ["receive_packet"]], ["core", ["queue_packet"]]]);
-    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to receive_packet \(net\/receive\.py:5, in net\), which calls queue_packet: it is worth [\d.]+ as a step, at least [\d.]+ \(it bears [\d.]+ on the question[\s\S]*began at receive_packet: nothing else calls it/);
+    expect(climbed.decisions.map((d) => d.detail).join("\n")).toMatch(/went back to receive_packet \(net\/receive\.py:5, in net\), which calls queue_packet: it is worth [\d.]+ as a step(, times [\d.]+, its share of what the callers found in other scopes are worth)?, at least [\d.]+ \(it bears [\d.]+ on the question[\s\S]*began at receive_packet: nothing else calls it/);
   });
 
   it("stays in the first step's scope when the manager knows of no caller elsewhere", async () => {
@@ -175,5 +175,36 @@ describe("climbCallers through a C struct field a climbed caller is stored into"
 
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["core:dev_queue_xmit", "drivers:veth_xmit", "drivers:veth_forward_skb"]);
     expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "core/dev.c", line: 5, bound_at: { field: "ndo_start_xmit", file_path: "drivers/veth.c", line: 15 } });
+  });
+});
+
+describe("climbCallers to one of several callers alike in another scope", () => {
+  // Each adapter hands its requests to core's resolve_request: one adapter's handler is one use of it, not
+  // where "how is a request resolved" begins — unless it is the only caller, or the question names it.
+  const core = {
+    "core/resolve.py": ["def resolve_request(request):", '    """Resolves an HTTP request: runs the procedure it names."""', "    return run_procedure(request)", "", "def run_procedure(request):", "    return request", ""].join("\n"),
+  };
+  const handler = (name: string) => [`from core.resolve import resolve_request`, "", `def ${name}_handler(request):`, `    """Handles an HTTP request from ${name}."""`, "    return resolve_request(request)", ""].join("\n");
+  const two = withScopes("mesh-climb-share-", { core, adapters: { "adapters/express.py": handler("express"), "adapters/fetch.py": handler("fetch") } });
+  const one = withScopes("mesh-climb-one-", { core, adapters: { "adapters/express.py": handler("express") } });
+
+  async function climbResolve(within: Map<string, Pgc>, text: string): Promise<TraceOutcome> {
+    const map = await scopeMapOf([...within.values()].map((pgc) => pgc.facts()));
+    return climbIn(within, "core", "resolve_request", text, map);
+  }
+
+  it("stays below two callers worth the same, each counting for half", async () => {
+    const climbed = await climbResolve(two(), "How is an HTTP request handled and resolved?");
+
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["core:resolve_request"]);
+    expect(climbed.decisions.at(-1)?.detail).toMatch(/^began at resolve_request: its best caller, (express|fetch)_handler in adapters, is worth [\d.]+ as a step, times 0\.50, its share of what the callers found in other scopes are worth/);
+  });
+
+  it("goes back to the only caller, and to the one of several the question names", async () => {
+    const only = await climbResolve(one(), "How is an HTTP request handled and resolved?");
+    const named = await climbResolve(two(), "How is an HTTP request from fetch handled and resolved?");
+
+    expect(only.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["adapters:express_handler", "core:resolve_request"]);
+    expect(named.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["adapters:fetch_handler", "core:resolve_request"]);
   });
 });

@@ -1,0 +1,58 @@
+// Where a chain begins when the question names it: a first step whose whole name the question writes as
+// code has no climb above it, and a chain passing through the function the question names first is cut to
+// begin there (climb-callers.ts asks both before climbing).
+import type { SearchStep } from "../../protocol/index.js";
+import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
+import { cover, coverageShare, type Coverage, type TermMatch } from "../../search/relevance.js";
+import type { ChainStep, TraceOutcome, TracedHop } from "./trace-chain.js";
+
+/** The search step a chain step was made of. */
+export function searchStepOf(hops: readonly TracedHop[], step: ChainStep): SearchStep | undefined {
+  for (const hop of hops) {
+    const found = hop.result.steps.find((s) => s.file_path === step.file_path && s.cite.line_start === step.line_start && s.qualified === step.symbol);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The question writes the step's whole name as code (`How does e1000_setup_ring allocate…`): it says where the chain begins. */
+export function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): boolean {
+  return matches.some((m) => m.field === "symbol" && question.terms.some((t) => t.term === m.term && t.name));
+}
+
+/**
+ * Whether a place's matches name the function the question writes first, as code (`loop.create_connection`
+ * in "How does asyncio's loop.create_connection connect …"): where the question says its path begins. Only
+ * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
+ * is where the question says the path ends. Null when the question writes no such name.
+ */
+function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
+  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
+  if (first === undefined || destinationTerms(question).has(first)) return null;
+  return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+}
+
+/**
+ * A chain passing through a function the question writes as code (`loop.create_connection`, reached from
+ * `open_connection`) begins there, as a first step so named has no climb above it: the steps before it
+ * are left out, with the hops that held only them. Null when no later step is so named.
+ */
+export function fromNamedStep(question: Pick<ParsedQuestion, "terms" | "names" | "text">, outcome: TraceOutcome): TraceOutcome | null {
+  const namesFirst = firstNamed(question);
+  if (!namesFirst) return null;
+  const named = (s: ChainStep) => s.kind !== "class" && namesFirst(searchStepOf(outcome.hops, s)?.matches ?? []);
+  // A chain already beginning at a function of that name (`ZodObject.extend` before core's `extend`) keeps its beginning.
+  if (outcome.steps[0] && named(outcome.steps[0])) return null;
+  const at = outcome.steps.findIndex((s, i) => i > 0 && named(s));
+  if (at < 0) return null;
+  const begins = outcome.steps[at] as ChainStep;
+  const dropped = outcome.steps.slice(0, at);
+  const begin: ChainStep = { ...begins, role: "entry", call_site: null };
+  const h = outcome.hops.findIndex((hop) => hop.steps.includes(begins));
+  const hops = outcome.hops.slice(h).map((hop, i) => (i === 0 ? { ...hop, steps: [begin, ...hop.steps.slice(hop.steps.indexOf(begins) + 1)] } : hop));
+  const steps = [begin, ...outcome.steps.slice(at + 1)];
+  let covered: Coverage = new Map();
+  for (const step of steps) covered = cover(covered, searchStepOf(outcome.hops, step)?.matches ?? []);
+  const detail = `began at ${begins.symbol}: the question names it (the chain from ${dropped[0]?.symbol} reached it; ${dropped.map((d) => d.symbol).join(", ")} left out)`;
+  return { ...outcome, steps, hops, coverage: coverageShare(question, covered), decisions: [...outcome.decisions, { at: "start", detail }] };
+}
