@@ -5,23 +5,18 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import type { MeshNode } from "../../bus/index.js";
 import { TASK_REPLY_RETENTION_MS, type DelegatedTask, type Grounding } from "../protocol/index.js";
-import { DEFAULT_MAX_HOPS, type Overrides, type ScopeGraph } from "../../topology/index.js";
+import type { Overrides, ScopeGraph } from "../../topology/index.js";
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
 import { dispatchTask, type Dispatched } from "./dispatch.js";
-import { ENTRY_TIMEOUT_MS } from "./entry/entry-round.js";
-import { answerPlannedRoute } from "./answer/planned-route.js";
-import { MultiHopError, type HopMode, type MultiHopResult } from "./answer/result.js";
-import { answerBySearch } from "./answer/answer-question.js";
-import type { HopEvent } from "./search/trace-chain.js";
-import { dispatchOp } from "./dispatch.js";
+import type { MultiHopResult } from "./answer/result.js";
+import { askQuestion, type AskOptions } from "./answer/ask.js";
 import { ScopeMap } from "./scope-map.js";
 import { Journal, type Unfinished } from "./journal.js";
 import { crashPoint } from "./crash-points.js";
 import { newQuestionId } from "./question-id.js";
 import { delegationEntry, skippedStepEntry } from "./manifest-entries.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import { restrictOwnership } from "./ownership.js";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
@@ -218,63 +213,10 @@ export class Manager {
    * A multi-hop question, answered by the call-graph search: a traced path (with `to`, along the scope
    * graph's route). `mode: "planned"` instead delegates one task per hop along the route from `from` to `to`.
    */
-  async ask(question: string, options: { from?: string; to?: string; maxHops?: number; mode?: HopMode; scopes?: readonly string[]; id?: string } = {}): Promise<MultiHopResult> {
-    const graph = await this.scopeMap.current();
-    // A client limited by the access policy: the search sees only the scopes it may ask.
-    const scopes = options.scopes ?? this.directory.scopes();
-    const ownership = options.scopes ? restrictOwnership(this.scopeMap, new Set(options.scopes)) : this.scopeMap;
+  ask(question: string, options: AskOptions = {}): Promise<MultiHopResult> {
+    const { node, root } = this.options;
     // A caller may name the answer (a live view follows its hops by that id); else the manager does.
-    const id = options.id ?? newTaskId();
-    crashPoint("before_answer");
-    const maxHops = options.maxHops ?? DEFAULT_MAX_HOPS;
-    const onHop = (event: HopEvent) => void this.audit.appendLive(id, event);
-    const storeHop = (hop: number, output: unknown) => {
-      void this.audit.writeHopOutput(id, hop, output);
-      return this.audit.hopRef(id, hop);
-    };
-    const node = this.options.node;
-    let result: MultiHopResult;
-    if (options.mode === "planned") {
-      if (!options.from || !options.to) throw new MultiHopError("no_path", "a planned route needs both ends: give from and to (--from, --to), or leave out the mode for the traced search");
-      result = await answerPlannedRoute(
-        {
-          managerId: node.id,
-          scopes,
-          graph,
-          ownership,
-          dispatch: (scope, task, trail) => dispatchTask(node, this.directory, scope, task, { trail, traceId: id }, this.logger),
-          validate: (task, dispatched) => this.validate(task, dispatched),
-          storeHop,
-          onHop,
-        },
-        { id, question, maxHops, from: options.from, to: options.to },
-      );
-    } else {
-      result = await answerBySearch(
-        {
-          managerId: node.id,
-          scopes,
-          graph,
-          ownership,
-          surface: this.scopeMap.surface(),
-          askEntry: async (scope, args) => (await dispatchOp(node, this.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, this.logger)).result,
-          expand: async (scope, args, trail) => {
-            const { result: expanded, agent, failovers } = await dispatchOp(node, this.directory, scope, "expand", args, { trail, traceId: id }, this.logger);
-            return { result: expanded, agent: agent.id, failovers: failovers.length };
-          },
-          hashSources: {
-            readFile: this.options.root ? async (path) => this.sources.read(path) : null,
-            verifyRemote: undefined,
-          },
-          storeHop,
-          onHop,
-        },
-        { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
-      );
-    }
-    // Written behind the answer, in order with its hop outputs; `trace` (audit.find) waits for it.
-    void this.audit.append({ kind: "multi_hop", ...result });
-    return result;
+    return askQuestion({ node, directory: this.directory, scopeMap: this.scopeMap, audit: this.audit, logger: this.logger, readFile: root ? async (path) => this.sources.read(path) : null, validate: (task, dispatched) => this.validate(task, dispatched) }, question, { ...options, id: options.id ?? newTaskId() });
   }
 
   private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean; signal?: AbortSignal; messageId?: string; onAgent?: (a: AgentInfo) => void }, timeoutMs?: number): Promise<DelegationResult> {
