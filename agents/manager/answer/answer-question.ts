@@ -13,6 +13,7 @@ import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
 import { climbCallers } from "../search/climb-callers.js";
 import { fromNamedStep, namedByQuestion } from "../search/named-start.js";
+import { tooLittle } from "./too-little.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
@@ -20,12 +21,6 @@ import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type
  * merely shares a word with it.
  */
 export const START_THRESHOLD = 0.15;
-/**
- * Below this coverage of the question the best traced chain answers too little of it: the answer is "no
- * chain found", with low confidence, rather than a path through code that merely shares a word or two
- * with it. A long question is rarely matched by one function, but the chain through its steps covers it.
- */
-export const NO_CHAIN_THRESHOLD = 0.25;
 /** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
 export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
@@ -241,8 +236,8 @@ export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnsw
     }
   }
   decisions.push(...outcome.decisions);
-  if (outcome.steps.length > 0 && outcome.coverage < NO_CHAIN_THRESHOLD) {
-    const ending = `the best chain, from ${outcome.steps[0]?.symbol} in ${outcome.steps[0]?.scope}, covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
+  const ending = tooLittle(round.question, outcome);
+  if (ending) {
     decisions.push({ at: "end", detail: `no chain reported: ${ending}` });
     outcome = { steps: [], hops: [], decisions: [], coverage: outcome.coverage, stopped_because: `the question matches no code well enough: ${ending}` };
   }

@@ -1,0 +1,43 @@
+// When the best traced chain answers too little of the question to be reported: the answer is then "no
+// chain found", with low confidence, and says why. Two signals, each alone enough to refuse: how much of
+// the question the chain covers, and how many of the question's words the code it cites names.
+import type { ParsedQuestion } from "../../search/question.js";
+import type { Field } from "../../search/relevance.js";
+import { namedByQuestion, searchStepOf } from "../search/named-start.js";
+import type { TraceOutcome } from "../search/trace-chain.js";
+
+/**
+ * Below this coverage of the question the best traced chain answers too little of it, rather than being a
+ * path through code that merely shares a word or two with it. A long question is rarely matched by one
+ * function, but the chain through its steps covers it.
+ */
+export const NO_CHAIN_THRESHOLD = 0.25;
+/**
+ * A chain about the question names at least this many of its words in the code's own names — a function's
+ * name, its class, file or directories — unless it begins at the function the question names as code. A
+ * chain whose names share one word with the question (`open`, `kernel`, `stack`) and gathers the rest of
+ * its coverage from doc comments and bodies is about something else: of the grounding benchmark's 15
+ * off-topic questions, the 8 that reach a chain name 0, 1 or 2 words; of its 115 real ones, every answer
+ * reported names 2 or more.
+ */
+export const MIN_NAMED_TERMS = 2;
+
+const NAMING: ReadonlySet<Field> = new Set(["symbol", "name", "container", "file", "dir"]);
+
+/** The question's terms the chain's steps match by a name: their own, their class's, file's or directories'. */
+export function namedTerms(outcome: Pick<TraceOutcome, "steps" | "hops">): Set<string> {
+  const named = new Set<string>();
+  for (const step of outcome.steps) for (const m of searchStepOf(outcome.hops, step)?.matches ?? []) if (NAMING.has(m.field)) named.add(m.term);
+  return named;
+}
+
+/** Why the chain is not reported, or null when it stands. */
+export function tooLittle(question: Pick<ParsedQuestion, "terms">, outcome: Pick<TraceOutcome, "steps" | "hops" | "coverage">): string | null {
+  const first = outcome.steps[0];
+  if (!first) return null;
+  const from = `the best chain, from ${first.symbol} in ${first.scope},`;
+  if (outcome.coverage < NO_CHAIN_THRESHOLD) return `${from} covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
+  const named = namedTerms(outcome);
+  if (named.size >= MIN_NAMED_TERMS || namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
+  return `${from} names ${named.size === 0 ? "none" : `only ${[...named].join(", ")}`} of the question's words in its code's names (functions, classes, files, directories); at least ${MIN_NAMED_TERMS} are needed`;
+}
