@@ -182,7 +182,7 @@ describe("climbCallers to one of several callers alike in another scope", () => 
   // Each adapter hands its requests to core's resolve_request: one adapter's handler is one use of it, not
   // where "how is a request resolved" begins — unless it is the only caller, or the question names it.
   const core = {
-    "core/resolve.py": ["def resolve_request(request):", '    """Resolves an HTTP request: runs the procedure it names."""', "    return run_procedure(request)", "", "def run_procedure(request):", "    return request", ""].join("\n"),
+    "core/resolve.py": ["def resolve_request(request):", '    """Resolves and handles an HTTP request: runs the procedure it names."""', "    return run_procedure(request)", "", "def run_procedure(request):", "    return request", ""].join("\n"),
   };
   const handler = (name: string) => [`from core.resolve import resolve_request`, "", `def ${name}_handler(request):`, `    """Handles an HTTP request from ${name}."""`, "    return resolve_request(request)", ""].join("\n");
   const two = withScopes("mesh-climb-share-", { core, adapters: { "adapters/express.py": handler("express"), "adapters/fetch.py": handler("fetch") } });
@@ -197,7 +197,11 @@ describe("climbCallers to one of several callers alike in another scope", () => 
     const climbed = await climbResolve(two(), "How is an HTTP request handled and resolved?");
 
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["core:resolve_request"]);
-    expect(climbed.decisions.at(-1)?.detail).toMatch(/^began at resolve_request: its best caller, (express|fetch)_handler in adapters, is worth [\d.]+ as a step, times 0\.50, its share of what the callers found in other scopes are worth/);
+    const stop = /^began at resolve_request: its best caller, (?:express|fetch)_handler in adapters, is worth ([\d.]+) as a step, times 0\.50, its share of what the callers found in other scopes are worth \(it bears [\d.]+ on the question\), less than ([\d.]+)/.exec(climbed.decisions.at(-1)?.detail ?? "");
+    expect(stop).not.toBeNull();
+    // Alone, the caller would be worth enough: its half share is what keeps the chain where it is.
+    expect(Number(stop?.[1])).toBeGreaterThanOrEqual(Number(stop?.[2]));
+    expect(Number(stop?.[1]) * 0.5).toBeLessThan(Number(stop?.[2]));
   });
 
   it("goes back to the only caller, and to the one of several the question names", async () => {
