@@ -60,7 +60,7 @@ interface Climbed {
   result: ExpandResult;
   step: SearchStep;
   callSite: CallSiteRef;
-  /** What the other callers found beside it are worth, summed. */
+  /** What the other callers found beside it in its scope are worth, summed. */
   others?: number;
   /**
    * Found in other scopes: its share of what all the callers found there are worth. One of several alike
@@ -126,7 +126,7 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   const found = (await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)))).filter((c): c is Climbed => c !== null);
   const total = found.reduce((sum, c) => sum + worth(c.step) + (c.others ?? 0), 0);
   const best = found.sort((a, b) => worth(b.step) - worth(a.step))[0];
-  return best ? { ...best, others: total - worth(best.step), share: worth(best.step) / Math.max(1e-9, total) } : null;
+  return best ? { ...best, share: worth(best.step) / Math.max(1e-9, total) } : null;
 }
 
 /**
