@@ -18,9 +18,15 @@ export const NO_CHAIN_THRESHOLD = 0.25;
  * chain whose names share one word with the question (`open`, `kernel`, `stack`) and gathers the rest of
  * its coverage from doc comments and bodies is about something else: of the grounding benchmark's 15
  * off-topic questions, the 8 that reach a chain name 0, 1 or 2 words; of its 115 real ones, every answer
- * reported names 2 or more.
+ * reported names 2 or more. A question of fewer words asks for fewer: one less than it has ("What does
+ * urlopen do?" is answered by the chain from `urlopen`, which names its one word).
  */
 export const MIN_NAMED_TERMS = 2;
+
+/** How many of the question's words the chain must name: MIN_NAMED_TERMS, or one less than the question has. */
+export function namedTermsNeeded(question: Pick<ParsedQuestion, "terms">): number {
+  return Math.max(0, Math.min(MIN_NAMED_TERMS, new Set(question.terms.map((t) => t.term)).size - 1));
+}
 
 const NAMING: ReadonlySet<Field> = new Set(["symbol", "name", "container", "file", "dir"]);
 
@@ -38,6 +44,7 @@ export function tooLittle(question: Pick<ParsedQuestion, "terms">, outcome: Pick
   const from = `the best chain, from ${first.symbol} in ${first.scope},`;
   if (outcome.coverage < NO_CHAIN_THRESHOLD) return `${from} covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
   const named = namedTerms(outcome);
-  if (named.size >= MIN_NAMED_TERMS || namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
-  return `${from} names ${named.size === 0 ? "none" : `only ${[...named].join(", ")}`} of the question's words in its code's names (functions, classes, files, directories); at least ${MIN_NAMED_TERMS} are needed`;
+  const needed = namedTermsNeeded(question);
+  if (named.size >= needed || namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
+  return `${from} names ${named.size === 0 ? "none" : `only ${[...named].join(", ")}`} of the question's words in its code's names (functions, classes, files, directories); at least ${needed} are needed`;
 }

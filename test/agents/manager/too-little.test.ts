@@ -3,7 +3,7 @@
 // the function the question names as code. The matches are the workers' own (matchTerms), the question
 // parsed as the manager parses it; the chains are built as the trace builds them (toStep of search steps).
 import { describe, expect, it } from "vitest";
-import { MIN_NAMED_TERMS, NO_CHAIN_THRESHOLD, namedTerms, tooLittle } from "../../../agents/manager/answer/too-little.js";
+import { MIN_NAMED_TERMS, NO_CHAIN_THRESHOLD, namedTerms, namedTermsNeeded, tooLittle } from "../../../agents/manager/answer/too-little.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, type FieldTerms } from "../../../agents/search/relevance.js";
@@ -49,8 +49,20 @@ describe("tooLittle", () => {
     expect([...namedTerms(byFile)].sort()).toEqual(["stream", "webrtc"]);
   });
 
+  it("asks a question of fewer words for fewer: one less than it has", () => {
+    const oneWord = parseQuestion("What does urlopen do?");
+    const twoWords = parseQuestion("How are cookies stored?");
+    const fromUrlopen = chain(oneWord, "urllib/request.py", [{ symbol: "urlopen" }, { symbol: "build_opener" }], 1);
+    const cookies = chain(twoWords, "http/cookiejar.py", [{ symbol: "set_cookie", doc: "Stores a cookie." }], 0.47);
+
+    expect([namedTermsNeeded(oneWord), namedTermsNeeded(twoWords), namedTermsNeeded(webrtc)]).toEqual([0, 1, MIN_NAMED_TERMS]);
+    expect(tooLittle(oneWord, fromUrlopen)).toBeNull();
+    expect([...namedTerms(cookies)]).toEqual(["cooki"]);
+    expect(tooLittle(twoWords, cookies)).toBeNull();
+  });
+
   it("reports a chain beginning at the function the question names as code, though its names hold that one word", () => {
-    const question = parseQuestion("What does `open` do?");
+    const question = parseQuestion("What does `open` do with a descriptor and its flags?");
     const named = chain(question, "lib/files.py", [{ symbol: "open" }, { symbol: "read_block" }], 0.6);
     const other = chain(question, "lib/files.py", [{ symbol: "open_file" }, { symbol: "read_block" }], 0.6);
 
