@@ -20,6 +20,8 @@ const BASES: Readonly<Record<string, readonly string[]>> = {
   feed: ["fed"],
   find: ["found"],
   forget: ["forgot", "forgotten"],
+  // Not irregular, but the stemmer keeps "freed" whole (its rule for -eed words).
+  free: ["freed"],
   freeze: ["froze", "frozen"],
   get: ["got", "gotten"],
   give: ["gave", "given"],
