@@ -112,10 +112,7 @@ export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: reado
  */
 export function chainCost(o: Pick<TraceOutcome, "steps" | "gains">): number {
   if (!o.gains) return DEPTH_COST * Math.max(0, o.steps.length - 1);
-  let last = 0;
-  o.gains.forEach((g, i) => {
-    if (g > 0) last = i;
-  });
+  const last = o.gains.findLastIndex((g) => g > 0);
   return o.gains.slice(1, last + 1).reduce((sum, g) => sum + Math.max(0, DEPTH_COST - g), 0);
 }
 

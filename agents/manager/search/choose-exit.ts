@@ -231,7 +231,8 @@ export async function chooseExit(
   // the route must go on from where the exit leads (`dma_map_single`, not `dma_mapping_error`, leaves the
   // driver for kernel on the way to mm).
   const after = plan?.[hops.length + 1];
-  const goesOn = (p: Probe) => (after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0);
+  const onward = new Map(looked.map((p) => [p, after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0]));
+  const goesOn = (p: Probe) => onward.get(p) ?? 0;
   // Of exits worth the same, the worker's order stands (the fleet's order above only chose which to look into).
   const siteOf = (exit: SearchLead["exit"]) => (exit ? callSiteKey(exit) : "");
   const place = new Map(result.leads.map((l, i) => [siteOf(l.exit), i]));
