@@ -2,8 +2,8 @@
 // request/reply with de-duplication, and a graceful, idempotent stop. No node is special.
 import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
-import { Context } from "zeromq";
-import { curveClientOptions, curveServerOptions, parseSeed, requireCurve, ZapHandler, type CurveKeys, type Keyring } from "./curve.js";
+import { parseSeed } from "./curve.js";
+import { NodeSecurity } from "./node-security.js";
 import pino, { type Logger } from "pino";
 import { Bulkhead } from "./bulkhead.js";
 import { Discovery } from "./discovery.js";
@@ -18,11 +18,10 @@ import { ReplyCache } from "./reply-cache.js";
 import { trailFor, type RequestContext } from "./request-context.js";
 import { Requester } from "./requester.js";
 import { Responder, type Authorizer, type Handler } from "./responder.js";
-import { AuthVerifier } from "./auth.js";
 import { NodeStats } from "./stats.js";
 import type { NackCode } from "./wire/nack-codes.js";
 import { ENVELOPE_VERSION, type BodyOf, type EnvelopeOf, type MessageKind, type NodeCard } from "./wire/schema.js";
-import { CLIENT_PREFIX, Inbound } from "./inbound.js";
+import { Inbound } from "./inbound.js";
 import { Outbound, type EnvelopeExtras } from "./outbound.js";
 import { resolveAdvertisedEndpoint } from "./endpoint.js";
 
@@ -71,7 +70,6 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly handlers = new Map<string, Handler>();
   private readonly retention = new Map<string, number>();
   private authorizer: Authorizer | undefined;
-  private authVerifier: AuthVerifier | undefined;
   private readonly nextId = createMessageIdSource();
   private readonly requester: Requester;
   private readonly responder: Responder;
@@ -87,10 +85,8 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private readonly startedAt = Date.now();
   readonly incarnation = Date.now();
 
-  /** A secured node's own ZeroMQ context (its ZAP handler serves that context alone) and the handler. */
-  private readonly secured: { context: Context; zap: ZapHandler; keys: CurveKeys; keyring: Keyring } | null;
-  /** Members dropped for a revoked key, with that key: their open connections are refused while it stays revoked. */
-  private readonly revokedKeys = new Map<string, string>();
+  /** A CURVE-secured node's context, ZAP handler, keys and revoked members (node-security.ts); null when not secured. */
+  private readonly secured: NodeSecurity | null;
 
   constructor(input: NodeOptionsInput) {
     super();
@@ -98,14 +94,9 @@ export class MeshNode extends EventEmitter<NodeEvents> {
     const base = input.logger ?? pino({ level: "silent" });
     this.logger = base.child({ component: "bus:node", node: this.options.id });
     const curve = this.options.curve;
-    if (curve) {
-      requireCurve();
-      const context = new Context();
-      const zap = new ZapHandler(context, curve.keyring, this.logger.child({ component: "bus:zap" }), () => this.stats.count("curve_refused"));
-      this.secured = { context, zap, keys: { publicKey: curve.publicKey, secretKey: curve.secretKey }, keyring: curve.keyring };
-    } else this.secured = null;
+    this.secured = curve ? new NodeSecurity(curve, this.logger, () => this.stats.count("curve_refused")) : null;
     this.inbox = new Inbox({
-      ...(this.secured ? { socketOptions: { context: this.secured.context, ...curveServerOptions(this.secured.keys) } } : {}),
+      ...(this.secured ? { socketOptions: this.secured.serverSocketOptions() } : {}),
       lingerMs: this.options.lingerMs,
       sendQueueCapacity: this.options.sendQueueCapacity * 4,
       onFrame: (identity, frame) => this.inbound.onRouterFrame(identity, frame),
@@ -153,7 +144,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       {
         selfId: this.options.id,
         openLink: (card) => this.openLink(card.endpoint, this.options.id, card.curve_key, card.id),
-        ...(this.secured ? { admits: (card: NodeCard) => (this.secured as { keyring: Keyring }).keyring.has(card.curve_key) } : {}),
+        ...(this.secured ? { admits: (card: NodeCard) => (this.secured as NodeSecurity).admits(card) } : {}),
         sendHello: (link) => this.outbound.onLink(link, "hello", { card: this.card }),
         sendPing: (link) => this.outbound.onLink(link, "ping", {}),
         failPending: (peerId, error) => this.requester.failPeer(peerId, error),
@@ -188,10 +179,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
       stats: this.stats,
       logger: this.logger,
       rejected: (info) => this.emit("frame:rejected", info),
-      refuses: (sender) => {
-        const key = this.revokedKeys.get(sender);
-        return key !== undefined && !this.secured?.keyring.has(key);
-      },
+      refuses: (sender) => this.secured?.refuses(sender) ?? false,
     });
     this.handle("ping", () => this.health());
     this.handle("peers", () => ({ self: this.card, peers: this.membership.view() }));
@@ -227,11 +215,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
 
   /** The sender's key on a secured node: a member's card key, or a client's key proven by `auth` (PROTOCOL.md §11b). */
   private identify(to: Buffer, request: EnvelopeOf<"request">): { principal?: string | undefined; refused?: string } {
-    const secured = this.secured;
-    if (!secured) return {};
-    if (!to.toString("utf8").startsWith(CLIENT_PREFIX)) return { principal: this.membership.card(request.from)?.curve_key };
-    this.authVerifier ??= new AuthVerifier(secured.keys);
-    return this.authVerifier.principalOf({ id: request.id, from: request.from, trace: request.trace ?? "", op: request.body.op, auth: request.auth }, (key) => secured.keyring.has(key));
+    return this.secured ? this.secured.identify(to, request, () => this.membership.card(request.from)?.curve_key) : {};
   }
 
   /** Bind, announce and start discovery. Resolves when the inbox is reachable. */
@@ -332,7 +316,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   }
 
   private openLink(endpoint: string, routingId: string, serverKey?: string, peerId?: string): Link {
-    const secured = this.secured && serverKey ? { socketOptions: { context: this.secured.context, ...curveClientOptions(this.secured.keys, serverKey) } } : {};
+    const secured = this.secured && serverKey ? { socketOptions: this.secured.clientSocketOptions(serverKey) } : {};
     return new Link({
       ...secured,
       routingId,
@@ -363,14 +347,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private async gossipTick(): Promise<void> {
     this.cache.sweep();
     // A key taken out of the keyring cuts its holder off within one gossip period.
-    if (this.secured) {
-      this.secured.keyring.reload();
-      const cards = new Map(this.membership.records().map((r) => [r.card.id, r.card.curve_key]));
-      for (const id of this.membership.dropUnadmitted()) {
-        this.revokedKeys.set(id, cards.get(id) ?? "");
-        this.logger.warn({ peer: id }, "dropped a peer whose key was revoked");
-      }
-    }
+    this.secured?.dropRevoked(this.membership);
     await this.discovery.tick();
   }
 }
