@@ -8,7 +8,8 @@ import { isCLibraryName } from "./stoplists/c-library.js";
  * C/C++: a plain callee that is not a parameter or local function pointer, not defined in the scope and not
  * the C library. TS/JS/Python: a plain callee imported from a module that does not resolve inside the scope
  * and is not the standard library (other plain names there are builtins, locals or globals); Python also a
- * member called through such a module (`email.utils.formatdate(…)` after `import email.utils`).
+ * member called through such a module (`email.utils.formatdate(…)` after `import email.utils`, or
+ * `latex2mathml.tex2mathml(…)` after `from docutils.utils.math import latex2mathml`).
  */
 export function crossScopeCalls(
   parsed: readonly ParsedFile[],
@@ -24,7 +25,7 @@ export function crossScopeCalls(
       const at = { from_file: call.file_path, line: call.line, caller: call.caller };
       if (leavesScope(call, cFamily, defined, outcomes)) {
         references.push({ kind: "call", target: call.callee, ...at, ...(call.imported_from === undefined ? {} : { module: call.imported_from }) });
-      } else if (call.module_member && outcomes.get(outcomeKey(call.file_path, call.module_member.module)) === "outside") {
+      } else if (call.module_member && outcomes.get(outcomeKey(call.file_path, call.module_member.imported ?? call.module_member.module)) === "outside") {
         // `json.dumps(…)` through `import json`, json being another scope's: a call of `dumps` from `json`, as `from json import dumps` gives.
         references.push({ kind: "call", target: call.module_member.member, ...at, module: call.module_member.module });
       }

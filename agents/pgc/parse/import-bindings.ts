@@ -11,6 +11,14 @@ export interface ImportBinding {
 
 export type ImportBindings = Map<string, ImportBinding>;
 
+/** A call through an imported module: the module as the call reaches it, and the member called. */
+export interface ModuleMember {
+  module: string;
+  member: string;
+  /** The module the file's import statement names, when the call's module is a submodule of it (`from a.b import c`, `c.f()`). */
+  imported?: string;
+}
+
 /** Module spec without the `node:` scheme, as risk rules name it. */
 function canonicalModule(module: string): string {
   return module.startsWith("node:") ? module.slice("node:".length) : module;
@@ -25,7 +33,7 @@ const DOTTED_CALLEE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
  * as the import spelled it, and the member called. `nested` lets the member sit in a submodule
  * (Python's `email.utils.formatdate` after `import email.utils`); JavaScript modules have none.
  */
-export function moduleMember(callee: string, plain: boolean, bindings: ImportBindings, nested: boolean): { module_member?: { module: string; member: string } } {
+export function moduleMember(callee: string, plain: boolean, bindings: ImportBindings, nested: boolean): { module_member?: ModuleMember } {
   if (plain || !DOTTED_CALLEE.test(callee)) return {};
   const head = callee.slice(0, callee.indexOf("."));
   const binding = bindings.get(head);
@@ -34,8 +42,16 @@ export function moduleMember(callee: string, plain: boolean, bindings: ImportBin
   // an object of that module (often a namespace it re-exports, `export * as util from "./util.js"`): its
   // member is the module's too, to be found where the module's code is.
   const namedObject = !nested && binding !== undefined && binding.member !== null && lastDot === head.length;
+  const member = callee.slice(lastDot + 1);
+  // Python: a lower-case name imported from a package is, by the language's naming habit, a module of it
+  // (`from docutils.utils.math import latex2mathml`, then `latex2mathml.tex2mathml(…)`): the call is into that
+  // module. A capitalised one is a class, whose method the call graph finds by its class (resolve-callee.ts).
+  if (nested && binding !== undefined && binding.member !== null && !binding.namespace && /^[a-z_]/.test(head)) {
+    const module = `${binding.module}${binding.module.endsWith(".") ? "" : "."}${binding.member}${callee.slice(head.length, lastDot)}`;
+    return { module_member: { module, member, imported: binding.module } };
+  }
   if (!(binding?.namespace || namedObject) || (!nested && lastDot !== head.length)) return {};
-  return { module_member: { module: (binding as ImportBinding).module + callee.slice(head.length, lastDot), member: callee.slice(lastDot + 1) } };
+  return { module_member: { module: (binding as ImportBinding).module + callee.slice(head.length, lastDot), member } };
 }
 
 /**

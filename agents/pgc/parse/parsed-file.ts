@@ -1,4 +1,5 @@
 // What parsing one file yields: pure data, computed from the path and content alone.
+import type { ModuleMember } from "./import-bindings.js";
 import type { CallSite, CodeSymbol, FieldBinding, ImportEdge, Language } from "../types.js";
 
 /** A call site with what cross-scope analysis needs to know about its callee. */
@@ -10,7 +11,7 @@ export interface ParsedCall extends CallSite {
   /** TS/JS/Python: the module spec a plain callee was imported from. */
   imported_from?: string;
   /** Python: a call through an imported module (`json.dumps(…)` after `import json`): that module's spec and the member called. */
-  module_member?: { module: string; member: string };
+  module_member?: ModuleMember;
 }
 
 /** An include/import edge as parsed; `system` marks `#include <...>`. */

@@ -49,6 +49,15 @@ const SOURCES: Record<string, string> = {
     "",
   ].join("\n"),
   "shop/pricing.py": ["def sum_prices(items):", "    return sum(p for _, p in items)", ""].join("\n"),
+  "desk/report.py": [
+    "from shop import pricing",
+    "from shop.cart import Cart",
+    "",
+    "def report(items):",
+    "    Cart.describe(items)",
+    "    return pricing.sum_prices(items)",
+    "",
+  ].join("\n"),
   "web/server.ts": [
     'import { Router } from "../router/router";',
     "export class Server {",
@@ -586,6 +595,18 @@ describe("method calls in Python and TypeScript", () => {
     expect(names(newCart!.id)).toEqual(expect.arrayContaining(["Cart.__init__", "Cart.checkout"]));
     const [total] = graph.named("total");
     expect(graph.exitsOf(total!.id).map((e) => e.target)).toContain("sum_prices");
+  });
+
+  it("makes a call through a module imported by name from its package a call into that module, and one through a class a method call", async () => {
+    // `from shop import pricing`, then `pricing.sum_prices(…)`: shop/pricing.py's function, not a method of some object.
+    const pgc = await open(corpus, "desk", ["desk/"]);
+    const graph = new CallGraph(pgc.data);
+    const [report] = graph.named("report");
+    const exits = graph.exitsOf(report!.id);
+    expect(exits).toContainEqual(expect.objectContaining({ target: "sum_prices", via: "reference", module: "shop.pricing", line: 6 }));
+    // `from shop.cart import Cart`, then `Cart.describe(…)`: a capitalised name is a class.
+    expect(exits).toContainEqual(expect.objectContaining({ target: "describe", via: "member", receiver_class: "Cart" }));
+    expect(exits.find((e) => e.target === "describe")?.module).toBeUndefined();
   });
 
   it("resolves this.m() in TypeScript and makes a member call the scope cannot resolve an exit", async () => {
