@@ -1,28 +1,21 @@
 // The worker side of the ops `entry` and `expand` (protocol/search.ts): the scope's best entry points for
 // a question, and its best local paths from one entry with their exits, every step cited and hashed.
-import { citationHash, MAX_CALL_SITE_CHARS, MAX_ENTRY_FIELDS, type BindingSiteRef, sliceLines, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
-import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
+import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
+import { LineCiter, type SourceText } from "./line-citer.js";
 
-/** A function longer than this is cited by its head, not whole (the call line is cited on its own). */
-export const MAX_CITED_LINES = 80;
-/** Lines of a long function's head that are cited: its signature and first statements. */
-export const HEAD_LINES = 12;
+export { HEAD_LINES, MAX_CITED_LINES, type SourceText } from "./line-citer.js";
+
 export const DEFAULT_ENTRY_TOP_K = 8;
-/** Lines of decorators looked past for the line a nested function is defined on. */
-const MAX_DECORATOR_LINES = 8;
 /** Callers of a name returned at most (callers mode). */
 export const MAX_CALLER_LEADS = 16;
 
-export interface SourceText {
-  /** The file's text as indexed, or null when it changed or is gone (then nothing of it is cited). */
-  read(path: string): Promise<string | null>;
-}
 
 
 export class ScopeSearch {
@@ -79,17 +72,18 @@ export class ScopeSearch {
     const start = bound ? bound.node : args.from.field ? null : this.resolveEntry(args);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
-    const result = await this.withFields(await this.wire(raw), start);
+    const citer = new LineCiter(this.source);
+    const result = await this.withFields(await this.wire(raw, citer), start, citer);
     if (!bound) return result;
-    const at = await this.citeLine(bound.site.file_path, bound.site.line);
+    const at = await citer.line(bound.site.file_path, bound.site.line);
     return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
   }
 
   /** The binding lines storing the entry into struct fields, cited (how code elsewhere calls it). */
-  private async withFields(result: ExpandResult, entry: GraphNode): Promise<ExpandResult> {
+  private async withFields(result: ExpandResult, entry: GraphNode, citer: LineCiter): Promise<ExpandResult> {
     const fields: BindingSiteRef[] = [];
     for (const site of this.graph.bindingsOf(entry).slice(0, MAX_ENTRY_FIELDS)) {
-      const at = await this.citeLine(site.file_path, site.line);
+      const at = await citer.line(site.file_path, site.line);
       if (at) fields.push({ field: site.field, ...at });
     }
     return fields.length > 0 ? { ...result, entry_fields: fields } : result;
@@ -153,9 +147,10 @@ export class ScopeSearch {
     raw.sort((a, b) => b.score - a.score || a.unexplained - b.unexplained || a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
     const steps: SearchStep[] = [];
     const leads: SearchLead[] = [];
+    const citer = new LineCiter(this.source);
     for (const c of raw.slice(0, MAX_CALLER_LEADS)) {
-      const step = await this.step(c.node, match(c.node));
-      const site = await this.callSite(c.node.file_path, c.line);
+      const step = await citer.step(c.node, match(c.node));
+      const site = await citer.callSite(c.node.file_path, c.line);
       if (!step || !site) continue;
       steps.push(step);
       const matches = matchTerms(args.question, { name: new Set(tokenize(name)) });
@@ -164,7 +159,7 @@ export class ScopeSearch {
     return { scope: this.scope, resolved: true, steps, leads };
   }
 
-  private async wire(raw: readonly RawLead[]): Promise<ExpandResult> {
+  private async wire(raw: readonly RawLead[], citer: LineCiter): Promise<ExpandResult> {
     const steps: SearchStep[] = [];
     const index = new Map<number, number>();
     const leads: SearchLead[] = [];
@@ -173,7 +168,7 @@ export class ScopeSearch {
     const callSite = (file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite; defines?: true } = {}) => {
       const key = `${file}\0${line}\0${via.bound ? `${via.bound.file_path}:${via.bound.line}:${via.bound.field}` : ""}\0${via.alias ? `${via.alias.file_path}:${via.alias.line}:${via.alias.name}` : ""}\0${via.defines ? 1 : 0}`;
       let site = cited.get(key);
-      if (!site) cited.set(key, (site = this.callSite(file, line, via)));
+      if (!site) cited.set(key, (site = citer.callSite(file, line, via)));
       return site;
     };
     for (const lead of raw) {
@@ -184,7 +179,7 @@ export class ScopeSearch {
       for (const reached of path) {
         let at = index.get(reached.node.id);
         if (at === undefined) {
-          const step = await this.step(reached.node, reached.matches);
+          const step = await citer.step(reached.node, reached.matches);
           if (!step) {
             complete = false;
             break;
@@ -194,7 +189,7 @@ export class ScopeSearch {
         }
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
-          const line = reached.defines ? await this.definitionLine(reached.node) : reached.callLine;
+          const line = reached.defines ? await citer.definitionLine(reached.node) : reached.callLine;
           const site = await callSite(reached.parent.node.file_path, line, reached);
           if (!site) {
             complete = false;
@@ -213,53 +208,6 @@ export class ScopeSearch {
       leads.push({ path: ids, call_sites: sites, exit, score: round(lead.score), coverage: round(Math.min(1, lead.coverage)) });
     }
     return { scope: this.scope, resolved: true, steps, leads };
-  }
-
-  private async step(node: GraphNode, matches: TermMatch[]): Promise<SearchStep | null> {
-    const text = await this.source.read(node.file_path);
-    if (text === null) return null;
-    const lines = node.line_end - node.line_start + 1;
-    const end = lines <= MAX_CITED_LINES ? node.line_end : node.line_start + HEAD_LINES - 1;
-    try {
-      const sha256 = citationHash(sliceLines(text, node.line_start, end));
-      return { ...placeOf(node), cite: { line_start: node.line_start, line_end: end, sha256 }, matches };
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * A call line, cited; through a C struct field, with the line that stored the callee into it; by a name
-   * a re-export gave the callee, with the re-export's line.
-   */
-  private async callSite(file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite; defines?: true } = {}): Promise<CallSiteRef | null> {
-    const site = await this.citeLine(file, line);
-    if (!site) return null;
-    const bound = via.bound ? await this.citeLine(via.bound.file_path, via.bound.line) : null;
-    const alias = via.alias ? await this.citeLine(via.alias.file_path, via.alias.line) : null;
-    if ((via.bound && !bound) || (via.alias && !alias)) return null;
-    return { ...site, ...(via.bound && bound ? { bound_at: { field: via.bound.field, ...bound } } : {}), ...(via.alias && alias ? { alias_at: { name: via.alias.name, ...alias } } : {}), ...(via.defines ? { defines: true as const } : {}) };
-  }
-
-  /** The line naming a function where it is defined: its first, or the `def` under its decorators (`@functools.wraps(func)`). */
-  private async definitionLine(node: GraphNode): Promise<number> {
-    const text = await this.source.read(node.file_path);
-    if (text === null) return node.line_start;
-    const lines = text.split("\n");
-    const names = new RegExp(`(^|[^\\w$])${node.name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
-    for (let line = node.line_start; line <= Math.min(node.line_end, node.line_start + MAX_DECORATOR_LINES); line++) if (names.test(lines[line - 1] ?? "")) return line;
-    return node.line_start;
-  }
-
-  private async citeLine(file: string, line: number): Promise<Omit<CallSiteRef, "bound_at"> | null> {
-    const text = await this.source.read(file);
-    if (text === null) return null;
-    try {
-      const whole = sliceLines(text, line, line);
-      return { file_path: file, line, text: whole.slice(0, MAX_CALL_SITE_CHARS), sha256: citationHash(whole) };
-    } catch {
-      return null;
-    }
   }
 }
 
