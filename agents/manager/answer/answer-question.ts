@@ -11,6 +11,7 @@ import { chainAnswer } from "./chain-answer.js";
 import { entryRound, type AskEntry, type ScoredCandidate } from "../entry/entry-round.js";
 import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
+import { memoizeExpand } from "../search/expand-memo.js";
 import { climbCallers } from "../search/climb-callers.js";
 import { fromNamedStep, namedByQuestion } from "../search/named-start.js";
 import { tooLittle } from "./too-little.js";
@@ -188,8 +189,10 @@ function checkRoute(graph: ScopeGraph, from: string, to: string, maxHops: number
   if (!found.ok) throw new MultiHopError(found.reason === "hop_limit" ? "hop_limit" : found.reason === "unknown_scope" ? "unknown_scope" : "no_path", found.detail);
 }
 
-export async function answerBySearch(deps: SearchAnswerDeps, request: SearchAnswerRequest): Promise<MultiHopResult> {
+export async function answerBySearch(given: SearchAnswerDeps, request: SearchAnswerRequest): Promise<MultiHopResult> {
   const started = Date.now();
+  // The starts traced side by side and the exits looked into ask the same expansions often: once each.
+  const deps: SearchAnswerDeps = { ...given, expand: memoizeExpand(given.expand).expand };
   for (const scope of [request.from, request.to]) if (scope !== undefined && !deps.scopes.includes(scope)) throw unknownScope(scope, deps.scopes);
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface);

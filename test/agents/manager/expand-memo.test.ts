@@ -1,0 +1,128 @@
+// One question's expansions asked once: over Python parsed for real and the scope's own call-graph search,
+// the same (scope, arguments) is sent to the worker once and its answer shared, whatever order the
+// coverage's terms come in; other arguments, a trail the wire's guards would refuse, and a failed request
+// are sent as they are; and a question whose two starts look into the same exit alike asks it once.
+import { describe, expect, it } from "vitest";
+import { memoizeExpand, expandKey } from "../../../agents/manager/search/expand-memo.js";
+import type { Trail } from "../../../agents/manager/search/trace-chain.js";
+import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
+import { scopeMapOf, withScopes } from "../../helpers/scopes.js";
+import { answerBySearch, type SearchAnswerDeps } from "../../../agents/manager/answer/answer-question.js";
+import { parseEntryArgs } from "../../../agents/protocol/index.js";
+
+const scopes = withScopes("mesh-memo-", {
+  mail: {
+    "mail/smtp.py": [
+      "class SMTP:",
+      "    def send_message(self, msg):",
+      "        return self.sendmail(msg)",
+      "",
+      "    def sendmail(self, msg):",
+      "        return self.data(msg)",
+      "",
+      "    def data(self, msg):",
+      "        return msg",
+      "",
+    ].join("\n"),
+  },
+  // Two entry points alike in two scopes, each handing the letter to the same relay: both starts look into
+  // `deliver` with the same coverage.
+  post: {
+    "post/office.py": ["from relay.queue import deliver", "", "def post_letter(letter):", "    return deliver(letter)", ""].join("\n"),
+  },
+  desk: {
+    "desk/counter.py": ["from relay.queue import deliver", "", "def post_letter(letter):", "    return deliver(letter)", ""].join("\n"),
+  },
+  relay: {
+    "relay/queue.py": ["def deliver(letter):", '    """Hands the letter to the courier."""', "    return courier(letter)", "", "def courier(letter):", "    return letter", ""].join("\n"),
+  },
+});
+
+const question = parseQuestion("How does SMTP send a message with sendmail?");
+const TRAIL: Trail = { path: ["manager"], hops: 1, maxHops: 6 };
+
+/** The scope's real search, counting the requests that reach it. */
+function worker() {
+  const sent: string[] = [];
+  const expand = async (scope: string, args: ExpandArgs, _trail: Trail) => {
+    sent.push(scope);
+    const pgc = scopes().get(scope) as Pgc | undefined;
+    if (!pgc) throw new Error(`no worker for ${scope}`);
+    return { result: await pgc.search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 1 };
+  };
+  return { sent, expand };
+}
+
+const args = (covered: Record<string, number> = {}): ExpandArgs => ({ question, mode: "forward", from: { symbol: "SMTP.send_message" }, covered });
+
+describe("memoizeExpand", () => {
+  it("sends the same expansion once, in flight or after, and shares its answer", async () => {
+    const { sent, expand } = worker();
+    const memo = memoizeExpand(expand);
+    const [a, b] = await Promise.all([memo.expand("mail", args(), TRAIL), memo.expand("mail", args(), TRAIL)]);
+    const c = await memo.expand("mail", args(), { ...TRAIL, path: ["manager", "other-1"], hops: 2 });
+    expect(sent).toEqual(["mail"]);
+    expect(memo.stats).toEqual({ sent: 1, shared: 2 });
+    expect(b.result).toBe(a.result);
+    expect(c.result).toBe(a.result);
+    // A shared answer took no failover of its own.
+    expect([a.failovers, b.failovers, c.failovers]).toEqual([1, 0, 0]);
+    expect((a.result as { resolved: boolean }).resolved).toBe(true);
+  });
+
+  it("tells arguments apart by what the worker's answer depends on, not by the order of the coverage's terms", async () => {
+    const { sent, expand } = worker();
+    const memo = memoizeExpand(expand);
+    await memo.expand("mail", args({ send: 1, smtp: 0.5 }), TRAIL);
+    await memo.expand("mail", args({ smtp: 0.5, send: 1 }), TRAIL);
+    expect(sent).toHaveLength(1);
+    await memo.expand("mail", args({ send: 1 }), TRAIL);
+    await memo.expand("mail", { ...args(), from: { symbol: "SMTP.sendmail" } }, TRAIL);
+    await memo.expand("mail", { ...args(), max_depth: 1 }, TRAIL);
+    expect(sent).toHaveLength(4);
+    expect(expandKey("mail", args({ a: 1, b: 1 }))).toBe(expandKey("mail", args({ b: 1, a: 1 })));
+    expect(expandKey("mail", args())).not.toBe(expandKey("mail2", args()));
+  });
+
+  it("sends a request whose trail the guards would refuse, so the worker says why, and does not remember a failure", async () => {
+    const { sent, expand } = worker();
+    const memo = memoizeExpand(expand);
+    await memo.expand("mail", args(), TRAIL);
+    // The agent that answered is on this trail already (a cycle), or the trail is past its budget.
+    await memo.expand("mail", args(), { ...TRAIL, path: ["manager", "mail-1"], hops: 2 });
+    await memo.expand("mail", args(), { ...TRAIL, hops: 7 });
+    expect(sent).toEqual(["mail", "mail", "mail"]);
+    await expect(memo.expand("gone", args(), TRAIL)).rejects.toThrow("no worker for gone");
+    await expect(memo.expand("gone", args(), TRAIL)).rejects.toThrow("no worker for gone");
+    expect(sent.filter((s) => s === "gone")).toHaveLength(2);
+  });
+});
+
+describe("a question's search", () => {
+  it("asks each expansion once, though two starts look into the same exit with the same coverage", async () => {
+    const sent: string[] = [];
+    const pgcs = scopes();
+    const map = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
+    const deps: SearchAnswerDeps = {
+      managerId: "manager",
+      scopes: [...pgcs.keys()],
+      graph: await map.current(),
+      ownership: map,
+      surface: map.surface(),
+      askEntry: async (scope, entry) => (pgcs.get(scope) as Pgc).search().entry(parseEntryArgs(entry).question, entry.top_k),
+      expand: async (scope, expandArgs) => {
+        sent.push(expandKey(scope, expandArgs));
+        return { result: await (pgcs.get(scope) as Pgc).search().expand(parseExpandArgs(expandArgs)), agent: `${scope}-1`, failovers: 0 };
+      },
+      hashSources: { readFile: null },
+      storeHop: () => "hop",
+    };
+    const result = await answerBySearch(deps, { id: "q", question: "How does post_letter deliver a letter to the courier?", maxHops: 6 });
+    expect(result.decisions?.some((d) => /traced from 3 starts.*post_letter \[desk\].*post_letter \[post\]/.test(d.detail))).toBe(true);
+    expect(sent.filter((k) => k.startsWith('["relay"')).length).toBeGreaterThan(0);
+    // Each (scope, arguments) reached a worker once.
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+});
