@@ -121,6 +121,17 @@ export interface CallSite {
   receiver_call?: string;
   /** TS/JS/Python: the scope's file a call through an imported module or name resolves to (`src/v4/classic/parse.ts` for `parse.parse(…)` after `import * as parse from "./parse.js"`). */
   module_file?: string;
+  /**
+   * TS/JS/Python: the call goes through a module of the language's standard library that the root does not
+   * hold (`html.escape(…)` after `import html`, `path.join(…)` after `import * as path from "node:path"`):
+   * no function of the code base is its callee, here or in another scope.
+   */
+  standard_module?: true;
+  /**
+   * TS/JS/Python: the callee is a name the file's import renamed (`_AddressList(…)` after `from email._parseaddr
+   * import AddressList as _AddressList`): the name its module defines, and the line of the import renaming it.
+   */
+  renamed?: { name: string; line: number };
 }
 
 /**

@@ -73,9 +73,12 @@ export function bindsCallee(line: string, field: string, callee: string): boolea
   return new RegExp(`(^|[^\\w$])${escape(field)}\\s*=\\s*(\\([^)]*\\)\\s*)?&?\\s*${escape(lastName(callee))}([^\\w$]|$)`).test(line);
 }
 
-/** Whether a line re-exports the callee under another name (`_minLength as minLength,`). */
+/**
+ * Whether a line gives the callee another name: a re-export (`_minLength as minLength,`) or an import
+ * (`from email._parseaddr import AddressList as _AddressList`, a constructor by its class's name).
+ */
 export function renames(line: string, callee: string, name: string): boolean {
-  return new RegExp(`(^|[^\\w$])${escape(lastName(callee))}\\s+as\\s+${escape(name)}([^\\w$]|$)`).test(line);
+  return new RegExp(`(^|[^\\w$])${escape(calledAs(callee))}\\s+as\\s+${escape(name)}([^\\w$]|$)`).test(line);
 }
 
 function asCitation(span: { file_path: string; line_start: number; line_end: number; sha256: string }): Citation {
@@ -118,7 +121,7 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
           ? !namesCallee(read, alias.name)
             ? `${site.file_path}:${site.line} does not call ${alias.name}`
             : !renames(aliasLine, callee, alias.name)
-              ? `${alias.file_path}:${alias.line} does not re-export ${lastName(callee)} as ${alias.name}`
+              ? `${alias.file_path}:${alias.line} does not rename ${calledAs(callee)} to ${alias.name}`
               : null
           : site.defines
             ? definedInside(steps[i - 1], step, site, read)

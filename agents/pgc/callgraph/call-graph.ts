@@ -3,7 +3,7 @@
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdge } from "../types.js";
 import { FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
-import { Reexports, relativeModule } from "./reexports.js";
+import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
@@ -229,11 +229,16 @@ export class CallGraph {
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;
-      const reference = leaving.get(`${call.file_path}:${call.line}:${call.callee}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(call.callee)}`);
+      // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
+      const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
+      const name = call.renamed?.name ?? call.callee;
+      const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(name)}`);
       if (reference) {
-        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference" });
+        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed });
         continue;
       }
+      // `html.escape(…)` after `import html`: the standard library's function, not a same-named one of the code base.
+      if (call.standard_module) continue;
       const field = fieldCalled(call);
       if (field !== null) {
         // C: a call through a struct field calls what was stored into it, here or in another scope.
@@ -241,16 +246,16 @@ export class CallGraph {
         this.addExit(caller.id, { target: field, callee: call.callee, line: call.line, via: "field" });
         continue;
       }
-      const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(call.callee));
+      const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(name));
       if (passed?.module !== undefined) {
         // The scope's module only re-exports the name from another scope's (`export { _minLength as minLength } from "../core/index.js"`).
         this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}) });
         continue;
       }
       const receiverClass = call.receiver_class ?? this.returnedClass(call.receiver_call, caller, index);
-      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(call.callee, caller, index, receiverClass, call.module_file);
+      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file);
       if (resolved.kind === "local") {
-        const alias = passed?.alias ? { alias: passed.alias } : {};
+        const alias = passed?.alias ? { alias: passed.alias } : renamed;
         for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias });
         if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });
       } else if (resolved.kind === "member") {

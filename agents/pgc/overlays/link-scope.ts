@@ -80,10 +80,11 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   const moduleFiles = new Map<string, string>();
   for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
   const calls = parsed.flatMap((file) =>
-    file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member }): CallSite => {
+    file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
-      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}) };
+      const standard = module_member !== undefined && linked.outcomes.get(outcomeKey(file_path, module_member.imported ?? module_member.module)) === "standard";
+      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}) };
     }),
   );
   const docs = [...fileDocs, ...scopeDocs];

@@ -24,7 +24,8 @@ export function crossScopeCalls(
     for (const call of file.calls) {
       const at = { from_file: call.file_path, line: call.line, caller: call.caller };
       if (leavesScope(call, cFamily, defined, outcomes)) {
-        references.push({ kind: "call", target: call.callee, ...at, ...(call.imported_from === undefined ? {} : { module: call.imported_from }) });
+        // A renamed import is called by its new name; the module defines the old one (`_AddressList` is `AddressList`).
+        references.push({ kind: "call", target: call.renamed?.name ?? call.callee, ...at, ...(call.imported_from === undefined ? {} : { module: call.imported_from }) });
       } else if (call.module_member && outcomes.get(outcomeKey(call.file_path, call.module_member.imported ?? call.module_member.module)) === "outside") {
         // `json.dumps(…)` through `import json`, json being another scope's: a call of `dumps` from `json`, as `from json import dumps` gives.
         references.push({ kind: "call", target: call.module_member.member, ...at, module: call.module_member.module });

@@ -7,6 +7,8 @@ export interface ImportBinding {
   member: string | null;
   /** The name is the module's namespace (`import * as m`, `require("m")`, Python's `import m`): `m.f` is a member of the module. */
   namespace?: boolean;
+  /** The member is bound under another name (`from m import A as B`, `import { a as b }`): the line renaming it. */
+  line?: number;
 }
 
 export type ImportBindings = Map<string, ImportBinding>;
@@ -52,6 +54,16 @@ export function moduleMember(callee: string, plain: boolean, bindings: ImportBin
   }
   if (!(binding?.namespace || namedObject) || (!nested && lastDot !== head.length)) return {};
   return { module_member: { module: (binding as ImportBinding).module + callee.slice(head.length, lastDot), member } };
+}
+
+/**
+ * A plain call of a name its file's import renamed (`_AddressList(…)` after `from email._parseaddr import
+ * AddressList as _AddressList`): the name the module defines, and the line renaming it.
+ */
+export function renamedImport(callee: string, plain: boolean, bindings: ImportBindings): { renamed?: { name: string; line: number } } {
+  const binding = plain ? bindings.get(callee) : undefined;
+  if (!binding || binding.member === null || binding.line === undefined || binding.member === callee) return {};
+  return { renamed: { name: binding.member, line: binding.line } };
 }
 
 /**

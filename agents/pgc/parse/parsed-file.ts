@@ -12,6 +12,8 @@ export interface ParsedCall extends CallSite {
   imported_from?: string;
   /** Python: a call through an imported module (`json.dumps(…)` after `import json`): that module's spec and the member called. */
   module_member?: ModuleMember;
+  /** TS/JS/Python: a plain callee its file's import renamed: the name the module defines, and the renaming line. */
+  renamed?: { name: string; line: number };
 }
 
 /** An include/import edge as parsed; `system` marks `#include <...>`. */

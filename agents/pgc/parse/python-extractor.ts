@@ -6,7 +6,7 @@ import { cleanDocstring } from "./comment-text.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, moduleMember, type ImportBindings } from "./import-bindings.js";
+import { candidateNames, moduleMember, renamedImport, type ImportBindings } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
@@ -175,6 +175,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, true),
+    ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.

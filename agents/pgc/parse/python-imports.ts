@@ -28,7 +28,8 @@ export function readFromImport(ctx: ExtractContext, node: Node, bindings: Import
     const member = (aliased ? name.childForFieldName("name") : name)?.text;
     if (!member) continue;
     names.push(member);
-    bindings.set(aliased ? (name.childForFieldName("alias")?.text ?? member) : member, { module, member });
+    const alias = aliased ? name.childForFieldName("alias")?.text : undefined;
+    bindings.set(alias ?? member, { module, member, ...(alias !== undefined && alias !== member ? { line: startLine(name) } : {}) });
   }
   ctx.out.imports.push({ kind: "import", target: module, file_path: ctx.path, line: startLine(node), system: false, names });
 }

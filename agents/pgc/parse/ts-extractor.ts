@@ -4,7 +4,7 @@ import { JS_ASSERTION_NAMES } from "./assertion-names.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, moduleMember } from "./import-bindings.js";
+import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
@@ -274,6 +274,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     local: false,
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, false),
+    ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
   });
   const names = candidateNames(call.callee, call.plain, bindings);

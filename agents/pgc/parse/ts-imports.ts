@@ -45,7 +45,7 @@ function bindClausePart(part: Node, module: string, bindings: ImportBindings): v
     for (const specifier of realChildren(part)) {
       const imported = specifier.childForFieldName("name")?.text;
       const local = specifier.childForFieldName("alias")?.text ?? imported;
-      if (imported && local) bindings.set(local, { module, member: imported });
+      if (imported && local) bindings.set(local, { module, member: imported, ...(local !== imported ? { line: startLine(specifier) } : {}) });
     }
   }
 }

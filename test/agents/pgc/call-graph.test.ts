@@ -52,9 +52,16 @@ const SOURCES: Record<string, string> = {
   "desk/report.py": [
     "from shop import pricing",
     "from shop.cart import Cart",
+    "import html",
+    "from shop.cart import new_cart as open_cart",
+    "",
+    "def escape(text):",
+    "    return text",
     "",
     "def report(items):",
     "    Cart.describe(items)",
+    "    html.escape(items)",
+    "    open_cart(items)",
     "    return pricing.sum_prices(items)",
     "",
   ].join("\n"),
@@ -603,10 +610,31 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [report] = graph.named("report");
     const exits = graph.exitsOf(report!.id);
-    expect(exits).toContainEqual(expect.objectContaining({ target: "sum_prices", via: "reference", module: "shop.pricing", line: 6 }));
+    expect(exits).toContainEqual(expect.objectContaining({ target: "sum_prices", via: "reference", module: "shop.pricing", line: 13 }));
     // `from shop.cart import Cart`, then `Cart.describe(…)`: a capitalised name is a class.
     expect(exits).toContainEqual(expect.objectContaining({ target: "describe", via: "member", receiver_class: "Cart" }));
     expect(exits.find((e) => e.target === "describe")?.module).toBeUndefined();
+  });
+
+  it("links no call through a standard-library module the root does not hold, neither to a same-named function here nor as an exit", async () => {
+    // `html.escape(…)` after `import html`: the standard library's, not desk's own `escape`, nor another scope's.
+    const pgc = await open(corpus, "desk", ["desk/"]);
+    const graph = new CallGraph(pgc.data);
+    const [report] = graph.named("report");
+    expect(graph.callsOf(report!.id).map((e) => graph.nodes[e.to]?.name)).not.toContain("escape");
+    expect(graph.exitsOf(report!.id).map((e) => e.target)).not.toContain("escape");
+    expect(pgc.data.calls).toContainEqual(expect.objectContaining({ callee: "html.escape", standard_module: true }));
+  });
+
+  it("follows a renamed import to the name its module defines, with the line that renames it", async () => {
+    // `from shop.cart import new_cart as open_cart`, then `open_cart(items)`: a call of shop.cart's `new_cart`.
+    const pgc = await open(corpus, "desk", ["desk/"]);
+    const graph = new CallGraph(pgc.data);
+    const [report] = graph.named("report");
+    const exit = graph.exitsOf(report!.id).find((e) => e.line === 12);
+    expect(exit).toMatchObject({ target: "new_cart", callee: "open_cart", via: "reference", module: "shop.cart", alias: { name: "open_cart", file_path: "desk/report.py", line: 4 } });
+    // The topology hears of a call of `new_cart` from desk, as from any other importer.
+    expect(pgc.data.crossScopeReferences).toContainEqual(expect.objectContaining({ kind: "call", target: "new_cart", from_file: "desk/report.py", line: 12 }));
   });
 
   it("resolves this.m() in TypeScript and makes a member call the scope cannot resolve an exit", async () => {

@@ -324,7 +324,8 @@ describe("Python", () => {
     ]);
     expect(py.crossScopeReferences).toEqual([
       { kind: "import", target: "requests", spec: "requests", from_file: "inventory/pricing.py", line: 5 },
-      { kind: "call", target: "http_get", from_file: "inventory/pricing.py", line: 15, caller: "fetch_rates", module: "requests" },
+      // `http_get(url)` after `from requests import get as http_get`: a call of requests' `get`.
+      { kind: "call", target: "get", from_file: "inventory/pricing.py", line: 15, caller: "fetch_rates", module: "requests" },
       { kind: "import", target: "yaml", spec: "yaml", from_file: "inventory/stock.py", line: 2 },
       // `yaml.load(…)` after `import yaml`: a call through a module outside the scope.
       { kind: "call", target: "load", from_file: "inventory/stock.py", line: 32, caller: "load_inventory", module: "yaml" },
