@@ -12,7 +12,8 @@ type Answered = Awaited<ReturnType<Expand>>;
 /** The arguments a worker's answer depends on, as one string: the question is the same for every request of one search. */
 export function expandKey(scope: string, args: ExpandArgs): string {
   const covered = Object.entries(args.covered).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([scope, args.mode, args.from, covered, args.max_depth ?? null]);
+  const from = Object.entries(args.from).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([scope, args.mode, from, covered, args.max_depth ?? null]);
 }
 
 /** Whether the responder's guards (bus/responder.ts) let a request with this trail reach `agent`. */

@@ -237,7 +237,8 @@ export class CallGraph {
         this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed });
         continue;
       }
-      // `html.escape(…)` after `import html`: the standard library's function, not a same-named one of the code base.
+      // `html.escape(…)` after `import html`, `dedent(…)` after `from textwrap import dedent`: the standard
+      // library's function, not a same-named one of the code base.
       if (call.standard_module) continue;
       const field = fieldCalled(call);
       if (field !== null) {

@@ -48,7 +48,7 @@ export class LineCiter {
 
   /**
    * A call line, cited; through a C struct field, with the line that stored the callee into it; by a name
-   * a re-export gave the callee, with the re-export's line.
+   * a re-export or an import gave the callee, with the line renaming it.
    */
   async callSite(file: string, line: number, via: { bound?: BindingSite; alias?: AliasSite; defines?: true } = {}): Promise<CallSiteRef | null> {
     const site = await this.line(file, line);

@@ -16,8 +16,6 @@ export const DEFAULT_ENTRY_TOP_K = 8;
 /** Callers of a name returned at most (callers mode). */
 export const MAX_CALLER_LEADS = 16;
 
-
-
 export class ScopeSearch {
   private index: EntryIndex | undefined;
   /**

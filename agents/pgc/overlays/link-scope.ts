@@ -76,6 +76,8 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     ...lineageDocs({ parsed, files, imports: linked.imports, references, history, symbols: new SymbolIndex(symbols) }),
     ...coherenceDocs(parsed, fileDocs, history),
   ].map((draft) => ids.assign(draft));
+  // The files' stand-ins for standard modules' names (above): a call of such a name calls the stand-in.
+  const standIns = new Set(parsed.flatMap((file) => file.symbols).filter((symbol) => symbol.fallback_of !== undefined).map((symbol) => `${symbol.file_path}\0${symbol.name}`));
   // Where an imported module resolves inside the scope: a call through it names that file.
   const moduleFiles = new Map<string, string>();
   for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
@@ -83,7 +85,10 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
-      const standard = module_member !== undefined && linked.outcomes.get(outcomeKey(file_path, module_member.imported ?? module_member.module)) === "standard";
+      // Through a standard module (`html.escape(…)`), or a name imported from one (`from textwrap import dedent`)
+      // that the file has no stand-in for.
+      const through = module_member ? (module_member.imported ?? module_member.module) : standIns.has(`${file_path}\0${callee}`) ? undefined : imported_from;
+      const standard = through !== undefined && linked.outcomes.get(outcomeKey(file_path, through)) === "standard";
       return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}) };
     }),
   );

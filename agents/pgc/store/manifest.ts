@@ -33,7 +33,7 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 25: a TS/JS class field holding a function (`insert = (rows) => { … }`) is a method of its class. */
 /** 26: a Python method with nothing to run (it only raises `NotImplementedError`, or an `@abstractmethod` with no body) is `abstract`; a call of it through `self` is an exit as well. */
 /** 27: the tokenizer reads "freed" as free (the stemmer keeps it whole), in documents and questions alike. */
-export const STORE_VERSION = 29;
+export const STORE_VERSION = 30;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -54,6 +54,7 @@ const SOURCES: Record<string, string> = {
     "from shop.cart import Cart",
     "import html",
     "from shop.cart import new_cart as open_cart",
+    "from textwrap import dedent",
     "",
     "def escape(text):",
     "    return text",
@@ -62,9 +63,11 @@ const SOURCES: Record<string, string> = {
     "    Cart.describe(items)",
     "    html.escape(items)",
     "    open_cart(items)",
+    "    dedent(items)",
     "    return pricing.sum_prices(items)",
     "",
   ].join("\n"),
+  "desk/text.py": ["def dedent(text):", "    return text", ""].join("\n"),
   "web/server.ts": [
     'import { Router } from "../router/router";',
     "export class Server {",
@@ -610,7 +613,7 @@ describe("method calls in Python and TypeScript", () => {
     const graph = new CallGraph(pgc.data);
     const [report] = graph.named("report");
     const exits = graph.exitsOf(report!.id);
-    expect(exits).toContainEqual(expect.objectContaining({ target: "sum_prices", via: "reference", module: "shop.pricing", line: 13 }));
+    expect(exits).toContainEqual(expect.objectContaining({ target: "sum_prices", via: "reference", module: "shop.pricing", line: 15 }));
     // `from shop.cart import Cart`, then `Cart.describe(…)`: a capitalised name is a class.
     expect(exits).toContainEqual(expect.objectContaining({ target: "describe", via: "member", receiver_class: "Cart" }));
     expect(exits.find((e) => e.target === "describe")?.module).toBeUndefined();
@@ -624,6 +627,9 @@ describe("method calls in Python and TypeScript", () => {
     expect(graph.callsOf(report!.id).map((e) => graph.nodes[e.to]?.name)).not.toContain("escape");
     expect(graph.exitsOf(report!.id).map((e) => e.target)).not.toContain("escape");
     expect(pgc.data.calls).toContainEqual(expect.objectContaining({ callee: "html.escape", standard_module: true }));
+    // `dedent(…)` after `from textwrap import dedent`: not desk/text.py's `dedent`.
+    expect(graph.callsOf(report!.id).map((e) => graph.nodes[e.to]?.name)).not.toContain("dedent");
+    expect(pgc.data.calls).toContainEqual(expect.objectContaining({ callee: "dedent", standard_module: true }));
   });
 
   it("follows a renamed import to the name its module defines, with the line that renames it", async () => {
@@ -631,10 +637,10 @@ describe("method calls in Python and TypeScript", () => {
     const pgc = await open(corpus, "desk", ["desk/"]);
     const graph = new CallGraph(pgc.data);
     const [report] = graph.named("report");
-    const exit = graph.exitsOf(report!.id).find((e) => e.line === 12);
+    const exit = graph.exitsOf(report!.id).find((e) => e.line === 13);
     expect(exit).toMatchObject({ target: "new_cart", callee: "open_cart", via: "reference", module: "shop.cart", alias: { name: "open_cart", file_path: "desk/report.py", line: 4 } });
     // The topology hears of a call of `new_cart` from desk, as from any other importer.
-    expect(pgc.data.crossScopeReferences).toContainEqual(expect.objectContaining({ kind: "call", target: "new_cart", from_file: "desk/report.py", line: 12 }));
+    expect(pgc.data.crossScopeReferences).toContainEqual(expect.objectContaining({ kind: "call", target: "new_cart", from_file: "desk/report.py", line: 13 }));
   });
 
   it("resolves this.m() in TypeScript and makes a member call the scope cannot resolve an exit", async () => {
