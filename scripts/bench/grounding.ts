@@ -133,6 +133,11 @@ interface CorpusRun {
   language: string;
   scopes: number;
   files_fetched: boolean;
+  /**
+   * The first question after the fleet is up (unscored): what a user's first question costs — the manager
+   * derives the topology, each worker builds its call graph and search caches, and runs its code cold.
+   */
+  first_ask_ms: number;
   methods: Record<Method, MethodSummary>;
   /** Per question: the scores of both methods, and the traced answer's chain and decisions, to see why. */
   questions: { id: string; question: string; kind: string; gold: string[]; traced: Scored; one_scope: Scored; answer: NonNullable<MultiHopResult["chain"]>; decisions: NonNullable<MultiHopResult["decisions"]> }[];
@@ -148,7 +153,10 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
     log(`${cases.corpus}: ${up.fleet.scopes.length} scopes, ${cases.questions.length} questions`);
     const gold = goldInSplit(cases, up.fleet, (line) => log(`  note: ${line}`));
     // One unscored ask first: the manager derives the topology and the workers load their graphs on first use.
+    const firstAt = performance.now();
     await client.request("ask", { question: cases.questions[0]!.question }, { timeoutMs: ASK_TIMEOUT_MS });
+    const firstAsk = roundTo(performance.now() - firstAt, 1);
+    log(`${cases.corpus}: first question (unscored) ${firstAsk} ms`);
     const questions: CorpusRun["questions"] = [];
     for (const q of cases.questions) {
       const steps = gold.get(q.id)!;
@@ -166,7 +174,7 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
       questions.push({ id: q.id, question: q.question, kind: q.kind, gold: steps.map((s) => `${s.file}:${s.symbol} [${s.scope}]`), traced: scored.traced, one_scope: scored.one_scope, answer: traced.chain ?? [], decisions: traced.decisions ?? [] });
     }
     const methods = Object.fromEntries(METHODS.map((m) => [m, summarize(questions.map((q) => q[m]))])) as Record<Method, MethodSummary>;
-    return { corpus: cases.corpus, language: cases.language, scopes: up.fleet.scopes.length, files_fetched: fetched, methods, questions };
+    return { corpus: cases.corpus, language: cases.language, scopes: up.fleet.scopes.length, files_fetched: fetched, first_ask_ms: firstAsk, methods, questions };
   } finally {
     await client.close();
     await fleetDown(up.dir);
