@@ -10,6 +10,7 @@ import { Pgc } from "../../agents/pgc/pgc.js";
 import { ScopeMap } from "../../agents/manager/scope-map.js";
 import { entryRound } from "../../agents/manager/entry/entry-round.js";
 import { traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
+import type { SearchAnswerDeps } from "../../agents/manager/answer/answer-question.js";
 import { parseQuestion } from "../../agents/search/question.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
@@ -82,4 +83,27 @@ export async function traceFrom(scopes: ReadonlyMap<string, Pgc>, facts: readonl
     },
   };
   return traceForward(deps, { question: round.question, start, scopeScores: new Map(), maxHops: options.maxHops ?? 6, ...(options.withCandidates === false ? {} : { candidates: round.candidates }) });
+}
+
+/**
+ * What the manager's search (`answerBySearch`) needs, over these scopes' own searches in-process: their
+ * facts as the scope map, each scope's `entry` and `expand` answered by its PGC (told to `onExpand`), and
+ * the lines re-hashed by `readFile` (none when absent).
+ */
+export async function searchDepsOf(scopes: ReadonlyMap<string, Pgc>, options: { onExpand?: (scope: string, args: ExpandArgs) => void; readFile?: (path: string) => Promise<string | null> } = {}): Promise<SearchAnswerDeps> {
+  const map = await scopeMapOf([...scopes.values()].map((p) => p.facts()));
+  return {
+    managerId: "manager",
+    scopes: [...scopes.keys()],
+    graph: await map.current(),
+    ownership: map,
+    surface: map.surface(),
+    askEntry: async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k),
+    expand: async (scope, args) => {
+      options.onExpand?.(scope, args);
+      return { result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 };
+    },
+    hashSources: { readFile: options.readFile ?? null },
+    storeHop: () => "hop",
+  };
 }

@@ -8,9 +8,8 @@ import type { Trail } from "../../../agents/manager/search/trace-chain.js";
 import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { scopeMapOf, withScopes } from "../../helpers/scopes.js";
-import { answerBySearch, type SearchAnswerDeps } from "../../../agents/manager/answer/answer-question.js";
-import { parseEntryArgs } from "../../../agents/protocol/index.js";
+import { searchDepsOf, withScopes } from "../../helpers/scopes.js";
+import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
 
 const scopes = withScopes("mesh-memo-", {
   mail: {
@@ -103,22 +102,7 @@ describe("memoizeExpand", () => {
 describe("a question's search", () => {
   it("asks each expansion once, though two starts look into the same exit with the same coverage", async () => {
     const sent: string[] = [];
-    const pgcs = scopes();
-    const map = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
-    const deps: SearchAnswerDeps = {
-      managerId: "manager",
-      scopes: [...pgcs.keys()],
-      graph: await map.current(),
-      ownership: map,
-      surface: map.surface(),
-      askEntry: async (scope, entry) => (pgcs.get(scope) as Pgc).search().entry(parseEntryArgs(entry).question, entry.top_k),
-      expand: async (scope, expandArgs) => {
-        sent.push(expandKey(scope, expandArgs));
-        return { result: await (pgcs.get(scope) as Pgc).search().expand(parseExpandArgs(expandArgs)), agent: `${scope}-1`, failovers: 0 };
-      },
-      hashSources: { readFile: null },
-      storeHop: () => "hop",
-    };
+    const deps = await searchDepsOf(scopes(), { onExpand: (scope, expandArgs) => sent.push(expandKey(scope, expandArgs)) });
     const result = await answerBySearch(deps, { id: "q", question: "How does post_letter deliver a letter to the courier?", maxHops: 6 });
     expect(result.decisions?.some((d) => /traced from 3 starts.*post_letter \[desk\].*post_letter \[post\]/.test(d.detail))).toBe(true);
     expect(sent.filter((k) => k.startsWith('["relay"')).length).toBeGreaterThan(0);

@@ -4,13 +4,10 @@
 // streams' `open_connection`, goes back into the selector loop's `sock_connect`). Python parsed for real;
 // each scope's own search, the manager's answer in-process.
 import { describe, expect, it } from "vitest";
-import pino from "pino";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { withScopes } from "../../helpers/scopes.js";
-import { answerBySearch, type SearchAnswerDeps } from "../../../agents/manager/answer/answer-question.js";
-import { ScopeMap } from "../../../agents/manager/scope-map.js";
-import { parseEntryArgs, parseExpandArgs } from "../../../agents/protocol/index.js";
+import { searchDepsOf, withScopes } from "../../helpers/scopes.js";
+import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
 
 const SOURCES: Record<string, Record<string, string>> = {
   streams: {
@@ -49,23 +46,8 @@ const scopes = withScopes("mesh-named-start-", SOURCES);
 
 async function ask(question: string) {
   const pgcs = scopes();
-  const facts = [...pgcs.values()].map((p) => p.facts());
-  const byScope = new Map(facts.map((f) => [f.scope, f]));
-  const directory = { scopes: () => [...byScope.keys()], replicas: (s: string) => [{ id: s, index_revision: "r" }], list: () => facts.map((f) => ({ scope: f.scope, index_revision: "r" })) };
-  const map = new ScopeMap({ peersVersion: 0, request: async (id: string) => byScope.get(id) } as never, directory as never, pino({ level: "silent" }));
-  await map.refresh();
-  const deps: SearchAnswerDeps = {
-    managerId: "manager",
-    scopes: [...pgcs.keys()],
-    graph: await map.current(),
-    ownership: map,
-    surface: map.surface(),
-    askEntry: async (scope, args) => pgcs.get(scope)!.search().entry(parseEntryArgs(args).question, args.top_k),
-    expand: async (scope, args) => ({ result: await pgcs.get(scope)!.search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 }),
-    // Each step's lines are re-hashed against the files the scopes were built from.
-    hashSources: { readFile: async (path) => readFile(join(pgcs.get("base")!.root, path), "utf8").catch(() => null) },
-    storeHop: () => "hop",
-  };
+  // Each step's lines are re-hashed against the files the scopes were built from.
+  const deps = await searchDepsOf(pgcs, { readFile: async (path) => readFile(join(pgcs.get("base")!.root, path), "utf8").catch(() => null) });
   return answerBySearch(deps, { id: "q", question, maxHops: 6 });
 }
 
