@@ -2,7 +2,7 @@
 // from the file's text. One citer serves one request and reads each file once for it: an expansion cites
 // some 40 lines, most of them in two or three files, and each read of the worker's reader checks the file
 // on disk again (an lstat, and its path against the scope).
-import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type SearchStep } from "../../protocol/index.js";
+import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type SearchStep } from "../../protocol/index.js";
 import type { TermMatch } from "../../search/relevance.js";
 import type { BindingSite, GraphNode } from "./call-graph.js";
 import type { AliasSite } from "./reexports.js";
@@ -20,6 +20,11 @@ export interface SourceText {
 }
 
 export type CitedLine = Omit<CallSiteRef, "bound_at">;
+
+/** Where a function is: its names, kind and lines, as a step or an entry candidate names it. */
+export function placeOf(node: GraphNode): Omit<EntryCandidate, "matches"> {
+  return { symbol: node.name, qualified: node.qualified, kind: node.kind, file_path: node.file_path, line_start: node.line_start, line_end: node.line_end };
+}
 
 export class LineCiter {
   private readonly texts = new Map<string, Promise<string | null>>();
@@ -40,7 +45,7 @@ export class LineCiter {
     const end = lines <= MAX_CITED_LINES ? node.line_end : node.line_start + HEAD_LINES - 1;
     try {
       const sha256 = citationHash(sliceLines(text, node.line_start, end));
-      return { symbol: node.name, qualified: node.qualified, kind: node.kind, file_path: node.file_path, line_start: node.line_start, line_end: node.line_end, cite: { line_start: node.line_start, line_end: end, sha256 }, matches };
+      return { ...placeOf(node), cite: { line_start: node.line_start, line_end: end, sha256 }, matches };
     } catch {
       return null;
     }

@@ -8,7 +8,7 @@ import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
-import { LineCiter, type SourceText } from "./line-citer.js";
+import { LineCiter, placeOf, type SourceText } from "./line-citer.js";
 
 export { HEAD_LINES, MAX_CITED_LINES, type SourceText } from "./line-citer.js";
 
@@ -213,9 +213,6 @@ function span(node: GraphNode): number {
   return node.line_end - node.line_start;
 }
 
-function placeOf(node: GraphNode): Omit<EntryCandidate, "matches"> {
-  return { symbol: node.name, qualified: node.qualified, kind: node.kind, file_path: node.file_path, line_start: node.line_start, line_end: node.line_end };
-}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
