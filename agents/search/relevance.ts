@@ -2,7 +2,7 @@
 // path follows, when it stops — is this function of the question's weighted terms and a place in the
 // code, and each score can say which terms it matched where.
 import { termForms, tokenize } from "../pgc/retrieval/index.js";
-import { matchWord, PARTIAL_MATCH, wordMatch } from "./word-match.js";
+import { matchWord, PARTIAL_MATCH, termMatcher } from "./word-match.js";
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
@@ -15,6 +15,7 @@ export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "
  * "the e1000 driver"); its doc comment describes it; its body only uses it.
  */
 export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.7, doc: 0.4, body: 0.15 };
+const FIELDS = Object.keys(FIELD_STRENGTH) as readonly Field[];
 
 /**
  * A body that uses, whole, a compound identifier the question writes (`responseSchema`, `max_retries`,
@@ -107,9 +108,10 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
   // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too.
   if (field === "symbol" || identifiers.has(term.term)) return null;
   let best: TermMatch | null = null;
+  const matchOf = termMatcher(term);
   for (const word of words) {
     // Most words match nothing: ask that first (memoized), before building the keys of what is used up.
-    const quality = wordMatch(term, word);
+    const quality = matchOf(word);
     if (quality === 0) continue;
     if (taken.has(`${field}\0${word}`)) continue;
     if (partly.get(`${field}\0${word}`)?.some((other) => sameWritten(other, term))) continue;
@@ -140,7 +142,7 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
       continue;
     }
     let best: TermMatch | null = null;
-    for (const field of Object.keys(FIELD_STRENGTH) as Field[]) {
+    for (const field of FIELDS) {
       const words = fields[field];
       if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers, called))) continue;
       const match = bestInField(term, field, words, taken, partly, identifiers, called);

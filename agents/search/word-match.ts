@@ -20,15 +20,28 @@ const NEGATING_PREFIX = /^(?:un|dis|non|de|anti|in)$/;
  * (A qualified name, `collection.update`, never comes here: qualifiedMatch and the entry index match it.)
  */
 export function wordMatch(term: QuestionTerm, word: string): number {
-  // The same words recur across a scope's functions: each (term, word) is worked out once per question.
-  let known = wordMemo.get(term);
-  if (!known) wordMemo.set(term, (known = new Map()));
-  let quality = known.get(word);
-  if (quality === undefined) known.set(word, (quality = matchWord(term, word)));
-  return quality;
+  return termMatcher(term)(word);
 }
 
-const wordMemo = new WeakMap<QuestionTerm, Map<string, number>>();
+/**
+ * wordMatch for one term, to call for many words: the same words recur across a scope's functions, so each
+ * (term, word) is worked out once per question, and the term's memo is looked up once, not per word.
+ */
+export function termMatcher(term: QuestionTerm): (word: string) => number {
+  let matcher = matcherMemo.get(term);
+  if (!matcher) {
+    const known = new Map<string, number>();
+    matcher = (word) => {
+      let quality = known.get(word);
+      if (quality === undefined) known.set(word, (quality = matchWord(term, word)));
+      return quality;
+    };
+    matcherMemo.set(term, matcher);
+  }
+  return matcher;
+}
+
+const matcherMemo = new WeakMap<QuestionTerm, (word: string) => number>();
 
 /** wordMatch without its memo: for a pass that meets each word once (a scope's whole vocabulary). */
 export function matchWord(term: QuestionTerm, word: string): number {

@@ -4,6 +4,7 @@ import type { AskResult, Citation, OverlayId } from "../protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
 import type { EntryResult, ExpandArgs, ExpandResult, SearchQuestion } from "../protocol/index.js";
 import type { GroundingSource } from "./grounding-source.js";
+import type { WarmUpStats } from "../pgc/callgraph/warm-up.js";
 
 export interface AskOptions {
   overlays?: readonly OverlayId[];
@@ -35,8 +36,8 @@ export interface ScopeKnowledge extends GroundingSource {
   search?: {
     entry(question: SearchQuestion, topK?: number): EntryResult;
     expand(args: ExpandArgs): Promise<ExpandResult>;
-    /** Build what the first question would otherwise wait for (the call graph, the entry index). */
-    warm?(): void;
+    /** Do the work the first questions would otherwise wait for (the call graph, the entry index, the bodies' terms, compiled code); `stopped` ends it early. */
+    warmUp?(stopped?: () => boolean): Promise<WarmUpStats>;
   };
   stats(): KnowledgeStats;
 }

@@ -10,7 +10,7 @@ export function knowledgeFromPgc(pgc: Pgc): ScopeKnowledge {
     query: (text, options) => pgc.query(text, { topK: options.topK, ...(options.overlays ? { overlays: options.overlays } : {}) }),
     ask: (question, options) => pgc.ask(question, { topK: options.topK ?? DEFAULT_KNOWLEDGE_TOP_K, ...(options.overlays ? { overlays: options.overlays } : {}) }),
     facts: () => pgc.facts(),
-    search: { entry: (question, topK) => pgc.search().entry(question, topK), expand: (args) => pgc.search().expand(args), warm: () => pgc.search().warm() },
+    search: { entry: (question, topK) => pgc.search().entry(question, topK), expand: (args) => pgc.search().expand(args), warmUp: (stopped) => pgc.search().warmUp(stopped) },
     verify: (citations) => pgc.verifyCitations(citations),
     stats: () => ({
       revision: pgc.revision,

@@ -27,6 +27,7 @@ export interface Reached {
   alias?: AliasSite;
   /** Not called but defined in the parent's body (LocalEdge.defines). */
   defines?: true;
+  /** What the path covers up to and with this node (set when the search reaches it; its parent's while queued). */
   covered: Coverage;
   matches: TermMatch[];
   depth: number;
@@ -62,6 +63,25 @@ export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyTermsOf
 }
 
 const CONSTRUCTORS = new Set(["__init__", "constructor"]);
+
+/** An exit's matches: its callee's name, and its class or module as the container; an error class's discounted. */
+export type ExitMatcher = (exit: ExitEdge) => TermMatch[];
+
+/** The exits' matcher of one question: many paths reach the same exit, and its matches depend on the exit alone. */
+export function exitMatcher(question: Pick<ParsedQuestion, "terms">): ExitMatcher {
+  const memo = new Map<string, TermMatch[]>();
+  return (exit) => {
+    const container = exit.receiver_class ?? exit.module ?? "";
+    const key = `${exit.target}\0${container}`;
+    let matches = memo.get(key);
+    if (!matches) {
+      const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(container)) });
+      matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
+      memo.set(key, matches);
+    }
+    return matches;
+  };
+}
 
 /** Binary max-heap on priority; small and local so the search needs no dependency. */
 class MaxHeap<T> {
@@ -109,7 +129,7 @@ class MaxHeap<T> {
  * A class has no body to follow: it starts from its methods, each a path of its own, best first (the path
  * for "how does SMTPHandler send a record" is `emit`'s, not the class's).
  */
-export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, start: GraphNode, covered: Coverage, maxDepth: number, match: NodeMatcher, called = false): RawLead[] {
+export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, start: GraphNode, covered: Coverage, maxDepth: number, match: NodeMatcher, called = false, matchExit: ExitMatcher = exitMatcher(question)): RawLead[] {
   // Reached through a call (`SMTP(host)`), a class is its constructor; as the question's start, its methods.
   const ctor = called ? graph.constructorOf(start) : null;
   if (ctor) start = ctor;
@@ -129,6 +149,8 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
     const state = heap.pop() as Reached;
     if (seen.has(state.node.id)) continue;
     seen.add(state.node.id);
+    // Its coverage is made when it is reached, not when it is queued: most queued calls never are.
+    if (state.parent) state.covered = cover(state.parent.covered, state.matches);
     reached.push(state);
     if (state.depth >= maxDepth) continue;
     for (const edge of graph.callsOf(state.node.id)) {
@@ -136,22 +158,21 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
-      const next = cover(state.covered, matches);
       const score = stepScore(question, matches, state.covered);
-      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: next, matches, depth: state.depth + 1, score, value: state.value + score };
+      // `covered` is the parent's until the child is reached (above).
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: state.covered, matches, depth: state.depth + 1, score, value: state.value + score };
       heap.push(child, child.value - DEPTH_COST * child.depth);
     }
   }
-  return leadsOf(graph, question, reached);
+  return leadsOf(graph, question, reached, matchExit);
 }
 
-function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[]): RawLead[] {
+function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[], matchExit: ExitMatcher): RawLead[] {
   const exits = new Map<string, RawLead>();
   const endings: RawLead[] = [];
   for (const state of reached) {
     for (const exit of graph.exitsOf(state.node.id)) {
-      const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(exit.receiver_class ?? exit.module ?? "")) });
-      const matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
+      const matches = matchExit(exit);
       const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
       const key = exitKey(exit);
       const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };

@@ -7,8 +7,10 @@ import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from ".
 import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
-import { DEFAULT_LOCAL_DEPTH, nodeMatcher, pathOf, picksImplementation, searchForward, type RawLead } from "./local-search.js";
+import { DEFAULT_LOCAL_DEPTH, pathOf, picksImplementation, searchForward, type NodeMatcher, type RawLead } from "./local-search.js";
 import { LineCiter, placeOf, type SourceText } from "./line-citer.js";
+import { inSlices, warmQuestions, type WarmUpStats } from "./warm-up.js";
+import { QuestionCache, type InternedQuestion } from "./question-cache.js";
 
 export { HEAD_LINES, MAX_CITED_LINES, type SourceText } from "./line-citer.js";
 
@@ -18,6 +20,7 @@ export const MAX_CALLER_LEADS = 16;
 
 export class ScopeSearch {
   private index: EntryIndex | undefined;
+  private questions: QuestionCache | undefined;
   /**
    * Each body's terms, tokenized on first use and kept: the same functions are reached by many questions.
    * The stored body is a function's first lines (MAX_BODY_LINES); what it calls anywhere in it is part of
@@ -42,14 +45,27 @@ export class ScopeSearch {
     private readonly usedBy: UsedBy = () => [],
   ) {}
 
-  /** Builds the entry index now rather than on the first question (the call graph is built with this object). */
-  warm(): void {
+  /**
+   * Once the worker is ready, the work its first questions would otherwise wait for (warm-up.ts): the entry
+   * index, every body's terms, then WARM_QUESTIONS questions made of the scope's own names through `entry`,
+   * `expand` and `callers`, their answers dropped. In slices; `stopped` ends it early (the worker stopping).
+   */
+  async warmUp(stopped: () => boolean = () => false): Promise<WarmUpStats> {
+    const started = performance.now();
     this.index ??= new EntryIndex(this.graph, this.usedBy);
+    const bodies = await inSlices(this.graph.nodes, (node) => void this.bodyTerms(node), stopped);
+    const asked = await inSlices(warmQuestions(this.graph), async ({ question, from, callee }) => {
+      this.entry(question);
+      await this.expand({ question, mode: "forward", from: { symbol: from.name, file_path: from.file_path, line: from.line_start }, covered: {} });
+      if (callee) await this.expand({ question, mode: "callers", from: { symbol: callee.name }, covered: {} });
+    }, stopped);
+    return { bodies, questions: asked, ms: Math.round(performance.now() - started) };
   }
 
   /** The scope's best entry points: functions whose name, class, file, directories or doc match the question. */
-  entry(question: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
+  entry(asked: SearchQuestion, topK = DEFAULT_ENTRY_TOP_K): EntryResult {
     this.index ??= new EntryIndex(this.graph, this.usedBy);
+    const { question } = this.interned(asked);
     // Ties go to the smaller unit, then to source order: a function before the 600-line class holding it.
     // Each candidate's unexplained words counted once, not at every comparison of the sort.
     const unexplained = new Map<ScoredNode, number>();
@@ -63,13 +79,25 @@ export class ScopeSearch {
     return { scope: this.scope, nodes: this.graph.nodes.length, df, candidates };
   }
 
-  async expand(args: ExpandArgs): Promise<ExpandResult> {
-    if (args.mode === "callers") return this.callers(args);
-    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
+  /** Distinct questions this scope holds matchers for (question-cache.ts). */
+  get questionsHeld(): number {
+    return this.questions?.size ?? 0;
+  }
+
+  /** The question as this scope has seen it before, with its matchers (question-cache.ts). */
+  private interned(question: SearchQuestion): InternedQuestion {
+    this.questions ??= new QuestionCache(this.graph, this.bodyTerms);
+    return this.questions.get(question);
+  }
+
+  async expand(asked: ExpandArgs): Promise<ExpandResult> {
+    const { question, node: match, exit: matchExit } = this.interned(asked.question);
+    const args = { ...asked, question };
+    if (args.mode === "callers") return this.callers(args, match);
     const bound = args.from.field ? this.boundEntry(args, match) : null;
-    const start = bound ? bound.node : args.from.field ? null : this.resolveEntry(args);
+    const start = bound ? bound.node : args.from.field ? null : this.resolveEntry(args, match);
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
-    const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true);
+    const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true, matchExit);
     const citer = new LineCiter(this.source);
     const result = await this.withFields(await this.wire(raw, citer), start, citer);
     if (!bound) return result;
@@ -88,7 +116,7 @@ export class ScopeSearch {
   }
 
   /** Reached through a C struct field: of the functions this scope stores into it, the one bearing most on the question. */
-  private boundEntry(args: ExpandArgs, match: ReturnType<typeof nodeMatcher>): { node: GraphNode; site: BindingSite } | null {
+  private boundEntry(args: ExpandArgs, match: NodeMatcher): { node: GraphNode; site: BindingSite } | null {
     const covered: Coverage = new Map(Object.entries(args.covered));
     const bound = this.graph.boundTo(args.from.symbol).filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol, covered));
     // What each adds to the chain so far, as any step is scored.
@@ -97,7 +125,7 @@ export class ScopeSearch {
   }
 
   /** The node `from` names: by name (a `Class.method` by both), preferring its file, then its module's file. */
-  private resolveEntry(args: ExpandArgs): GraphNode | null {
+  private resolveEntry(args: ExpandArgs, match: NodeMatcher): GraphNode | null {
     const { symbol, file_path: file, line, module } = args.from;
     const dot = symbol.lastIndexOf(".");
     const name = dot >= 0 ? symbol.slice(dot + 1) : symbol;
@@ -117,14 +145,12 @@ export class ScopeSearch {
     const byModule = nodes.find((n) => moduleTerms.length > 0 && moduleTerms.every((part) => n.file_path.includes(part)));
     if (byModule) return byModule;
     // Else the definition that bears most on the question (a header's inline over a same-named static elsewhere is not knowable).
-    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     return [...nodes].sort((a, b) => relevance(args.question, match(b)) - relevance(args.question, match(a)) || span(a) - span(b))[0] as GraphNode;
   }
 
   /** Callers mode: the functions of this scope that call `from.symbol`, most relevant to the question first. */
-  private async callers(args: ExpandArgs): Promise<ExpandResult> {
+  private async callers(args: ExpandArgs, match: NodeMatcher): Promise<ExpandResult> {
     const name = args.from.symbol.slice(args.from.symbol.lastIndexOf(".") + 1);
-    const match = nodeMatcher(args.question, this.bodyTerms, this.graph);
     // Not a function calling itself (`clone` recursing); a method wrapping the name (`inst.clone = … core.clone(…)`) is a caller.
     // Through a struct field (`from.field`): only the calls through that field (`ops->ndo_start_xmit(…)`).
     const dot = args.from.symbol.lastIndexOf(".");

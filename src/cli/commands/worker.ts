@@ -96,7 +96,11 @@ export async function run(argv: string[]): Promise<number> {
   serveWorker({ node, scope, knowledge, executor, logger });
   // Requests sent to this worker directly are checked against the fleet's policy again (its manager holds the fleet key).
   if (access) node.authorize(workerAuthorizer(access, scope.name, (refusal) => logger.warn({ audit: "refused", ...refusal, principal: refusal.principal?.slice(0, 8) }, "refused by the access policy")));
-  const stopped = stopOnSignals(() => node.stop(), logger);
+  let stopping = false;
+  const stopped = stopOnSignals(() => {
+    stopping = true;
+    return node.stop();
+  }, logger);
   try {
     await node.start();
   } catch (error) {
@@ -105,9 +109,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const stats = knowledge.stats();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, scope: scope.name, index_revision: stats.revision, documents: stats.documents, pid: process.pid });
-  // Once reachable, build the call graph and entry index the first question would otherwise wait for.
-  setTimeout(() => knowledge.search?.warm?.(), 0);
+  // Once reachable, the work the first questions would otherwise wait for (warm-up.ts); a request arriving
+  // meanwhile is served between its slices.
+  const warming = knowledge.search?.warmUp?.(() => stopping).then(
+    (stats) => printJson({ event: "warmed", id: node.id, scope: scope.name, ...stats }),
+    (error: unknown) => logger.warn({ err: error }, "warm-up failed; questions are answered as they come"),
+  );
   const signal = await stopped;
+  await warming;
   printJson({ event: "stopped", id: node.id, signal });
   return EXIT.ok;
 }

@@ -7,13 +7,14 @@ import { join } from "node:path";
 import { MeshNode } from "../../../bus/index.js";
 import { citationHash, parseTaskResponse, sliceLines, type TaskResponse } from "../../../agents/protocol/index.js";
 import { C_KERNEL_DIR, loadExpectedTopology } from "../../fixtures/fixture-paths.js";
-import { ProcessSet } from "../../helpers/processes.js";
+import { ProcessSet, type NodeProcess } from "../../helpers/processes.js";
 
 const expected = loadExpectedTopology();
 const processes = new ProcessSet();
 let dir: string;
 let manager: MeshNode;
 const ids = new Map<string, string>();
+const workers = new Map<string, NodeProcess>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mesh-workers-"));
@@ -23,6 +24,7 @@ beforeAll(async () => {
       const paths = scope.paths.flatMap((p) => ["--scope-path", p]);
       const worker = await processes.startWorker(scope.name, ["--root", C_KERNEL_DIR, ...paths, "--registry", registry, "--cache", join(dir, "cache")]);
       ids.set(scope.name, worker.id);
+      workers.set(scope.name, worker);
     }),
   );
   manager = new MeshNode({ id: "test-manager", role: "manager", registryDir: registry, gossipMs: 200 });
@@ -125,6 +127,19 @@ describe("workers over the demo kernel", () => {
     expect(result.sources.length).toBeGreaterThan(0);
     expect(result.sources.every((s) => s.file_path.startsWith("kernel/") || s.file_path.startsWith("include/linux/"))).toBe(true);
     expect(result.metadata.question_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("warm up once ready: every function's body tokenized and questions of their own asked, said on stdout", async () => {
+    for (const scope of expected.scopes) {
+      const events = (workers.get(scope.name) as NodeProcess).events;
+      await expect.poll(() => events.find((e) => e["event"] === "warmed"), { timeout: 30_000 }).toBeTruthy();
+      const warmed = events.find((e) => e["event"] === "warmed") as Record<string, unknown>;
+      expect(warmed).toMatchObject({ id: ids.get(scope.name), scope: scope.name });
+      expect(warmed["bodies"]).toBeGreaterThan(0);
+      expect(warmed["questions"]).toBeGreaterThan(0);
+      // After its ready line.
+      expect(events.findIndex((e) => e["event"] === "ready")).toBeLessThan(events.indexOf(warmed));
+    }
   });
 
   it("reports its cross-scope references for the topology", async () => {
