@@ -31,12 +31,13 @@ describe("grounding benchmark (quick)", () => {
     expect(fixtures?.questions.length).toBeGreaterThanOrEqual(6);
     for (const method of ["traced", "one_scope"]) {
       const summary = report.overall[method] as Record<string, unknown>;
-      for (const key of ["start_right", "final_right", "chain_recall", "latency_p50_ms", "latency_p90_ms"]) expect(summary[key], `${method}.${key}`).toBeTypeOf("number");
+      for (const key of ["start_right", "final_right", "chain_recall", "latency_p50_ms", "latency_p90_ms", "latency_first_p50_ms"]) expect(summary[key], `${method}.${key}`).toBeTypeOf("number");
       // Every citation of every answer re-hashes against the files on disk.
       expect(summary["citations_all_verified"], `${method} citations`).toBe(true);
     }
     for (const q of fixtures?.questions ?? []) {
       expect(q.traced["latency_ms"] as number).toBeGreaterThan(0);
+      expect(q.traced["first_latency_ms"] as number).toBeGreaterThan(0);
       if (q.kind === "offtopic") expect(q.traced["honest_no_chain"], q.id).toBe(true);
       else expect(q.traced["recall"], q.id).toBeTypeOf("number");
     }
