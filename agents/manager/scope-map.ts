@@ -8,6 +8,13 @@ import type { AgentsDirectory } from "./agents-directory.js";
 import { PublicSurface } from "./entry/public-surface.js";
 
 export const FACTS_TIMEOUT_MS = 10_000;
+/** Scopes asked for their facts at once when the map is refreshed. */
+export const FACTS_CONCURRENCY = 16;
+/**
+ * How long the membership must stay unchanged before a watched map refreshes itself: a fleet coming up
+ * joins its workers one after another, and each refresh asks only the scopes it has no facts for.
+ */
+export const WATCH_SETTLE_MS = 250;
 
 /** How much of `path` a scope path covers: a directory prefix ("net/"), or a file with or without its extension. */
 export function pathMatch(owned: string, path: string): number {
@@ -30,6 +37,8 @@ export class ScopeMap {
   private callers = new Map<string, Map<string, number>>();
   /** The membership version at which the facts were last found current (a failed fetch never sets it). */
   private currentAt: number | undefined;
+  /** The refresh in flight: a second caller waits for it rather than asking every scope again. */
+  private refreshing: Promise<ScopeGraph> | null = null;
 
   constructor(
     private readonly node: MeshNode,
@@ -62,24 +71,66 @@ export class ScopeMap {
     return false;
   }
 
-  async refresh(): Promise<ScopeGraph> {
-    const next = new Map<string, ScopeFacts>();
+  /** Fetch the facts of every scope whose index changed (FACTS_CONCURRENCY at a time) and derive the graph again; one refresh at a time. */
+  refresh(): Promise<ScopeGraph> {
+    this.refreshing ??= this.refreshNow().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  /**
+   * Keep the map current without waiting for a question: once the membership has not changed for
+   * WATCH_SETTLE_MS after a worker joined, left or changed, refresh if it is stale. A fleet's first question
+   * then finds the topology derived. Returns the function that stops watching.
+   */
+  watch(): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (this.isStale()) this.refresh().catch((error: unknown) => this.logger.warn({ err: error }, "could not refresh the topology"));
+      }, WATCH_SETTLE_MS);
+      timer.unref();
+    };
+    const events = ["peer:join", "peer:leave", "peer:state"] as const;
+    for (const event of events) this.node.on(event, settle);
+    return () => {
+      clearTimeout(timer);
+      for (const event of events) this.node.off(event, settle);
+    };
+  }
+
+  private async refreshNow(): Promise<ScopeGraph> {
     const revisions = new Map<string, string>();
+    const order: string[] = [];
+    const fetched = new Map<string, ScopeFacts>();
+    const wanted: { scope: string; worker: string; revision: string }[] = [];
     for (const scope of this.directory.scopes()) {
       const replica = this.directory.replicas(scope)[0];
       if (!replica) continue;
+      order.push(scope);
       const cached = this.facts.get(scope);
       if (cached && this.revisions.get(scope) === replica.index_revision) {
-        next.set(scope, cached);
+        fetched.set(scope, cached);
         revisions.set(scope, replica.index_revision);
-        continue;
+      } else wanted.push({ scope, worker: replica.id, revision: replica.index_revision });
+    }
+    let at = 0;
+    const fetchNext = async (): Promise<void> => {
+      for (let item = wanted[at++]; item; item = wanted[at++]) {
+        try {
+          fetched.set(item.scope, (await this.node.request(item.worker, "references", {}, { timeoutMs: FACTS_TIMEOUT_MS })) as ScopeFacts);
+          revisions.set(item.scope, item.revision);
+        } catch (error) {
+          this.logger.warn({ err: error, scope: item.scope, worker: item.worker }, "could not fetch the scope's references");
+        }
       }
-      try {
-        next.set(scope, (await this.node.request(replica.id, "references", {}, { timeoutMs: FACTS_TIMEOUT_MS })) as ScopeFacts);
-        revisions.set(scope, replica.index_revision);
-      } catch (error) {
-        this.logger.warn({ err: error, scope, worker: replica.id }, "could not fetch the scope's references");
-      }
+    };
+    await Promise.all(Array.from({ length: Math.min(FACTS_CONCURRENCY, wanted.length) }, fetchNext));
+    // In the directory's order, whoever answered first: the owners' lists and the derived graph keep one order.
+    const next = new Map<string, ScopeFacts>();
+    for (const scope of order) {
+      const facts = fetched.get(scope);
+      if (facts) next.set(scope, facts);
     }
     this.facts = next;
     this.revisions = revisions;

@@ -59,6 +59,8 @@ export class ScopeSearch {
       await this.expand({ question, mode: "forward", from: { symbol: from.name, file_path: from.file_path, line: from.line_start }, covered: {} });
       if (callee) await this.expand({ question, mode: "callers", from: { symbol: callee.name }, covered: {} });
     }, stopped);
+    // Its questions are no user's: what they interned is dropped (the compiled code and the bodies' terms stay).
+    this.questions = undefined;
     return { bodies, questions: asked, ms: Math.round(performance.now() - started) };
   }
 

@@ -69,11 +69,14 @@ export async function run(argv: string[]): Promise<number> {
   serveManager(node, manager, access);
   const stopped = stopOnSignals(() => node.stop(), logger);
   await node.start();
+  // The topology is derived as workers join, not at the first question (scope-map.ts, watch).
+  const unwatch = manager.scopeMap.watch();
   // Tasks a previous manager of this fleet accepted and did not finish are sent again (docs/MANAGER.md, "The journal").
   manager.journal.compact();
   const resumed = manager.resumeJournal();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid, ...(resumed > 0 ? { resumed } : {}) });
   const signal = await stopped;
+  unwatch();
   await manager.audit.flush();
   manager.audit.close();
   manager.journal.close();

@@ -72,6 +72,8 @@ describe("a worker's warm-up", () => {
       expect(stats.bodies).toBe(graph.nodes.length);
       expect(stats.questions).toBe(Math.min(WARM_QUESTIONS, new Set(warmQuestions(graph).map((q) => q.from.file_path)).size));
       expect(stats.questions).toBeGreaterThan(0);
+      // Its own questions are not kept: they are no user's.
+      expect(warmed.search().questionsHeld).toBe(0);
       for (const text of c.questions) {
         const answers = await answersOf(warmed, text);
         // Each question finds a start and a path from it: a comparison of empty answers would prove nothing.
