@@ -67,11 +67,25 @@ const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 /** An exit's matches: its callee's name, and its class or module as the container; an error class's discounted. */
 export type ExitMatcher = (exit: ExitEdge) => TermMatch[];
 
+/**
+ * The object a member call is made on, as written, without its calls' arguments (`this.metadataRegistry` of
+ * `this.metadataRegistry.get(schema)`): it names what the callee belongs to, as a class or module does.
+ */
+export function receiverOf(exit: Pick<ExitEdge, "via" | "callee" | "target">): string {
+  if (exit.via !== "member") return "";
+  const end = exit.callee.lastIndexOf(`.${exit.target}`);
+  if (end <= 0) return "";
+  let receiver = exit.callee.slice(0, end);
+  for (let before = ""; before !== receiver; ) [before, receiver] = [receiver, receiver.replace(/\([^()]*\)/g, "")];
+  return receiver;
+}
+
 /** The exits' matcher of one question: many paths reach the same exit, and its matches depend on the exit alone. */
 export function exitMatcher(question: Pick<ParsedQuestion, "terms">): ExitMatcher {
   const memo = new Map<string, TermMatch[]>();
   return (exit) => {
-    const container = exit.receiver_class ?? exit.module ?? "";
+    // Its class or module, and the object it is called on (`metadataRegistry` for "the metadata attached").
+    const container = `${exit.receiver_class ?? exit.module ?? ""} ${receiverOf(exit)}`.trim();
     const key = `${exit.target}\0${container}`;
     let matches = memo.get(key);
     if (!matches) {

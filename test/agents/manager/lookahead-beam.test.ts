@@ -1,7 +1,7 @@
 // Which exits a traced chain looks into, over Python parsed for real and each scope's own call-graph
 // search: the best exits by their own score, and besides them the one whose owner the entry round found
-// bearing most on what the chain has not covered yet — a callee whose name says nothing (`urlopen`) is
-// looked into when its scope holds "the connection pool" the question asks about.
+// bearing most on what the chain has not covered yet — a callee whose name and receiver say nothing
+// (`peer.urlopen`) is looked into when its scope holds "the connection pool" the question asks about.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,7 @@ const LOGGERS = ["log_send", "format_request", "client_log", "send_trace", "requ
 
 const SOURCES: Record<string, Record<string, string>> = {
   client: {
-    "client/session.py": [`from logs.output import ${LOGGERS.join(", ")}`, "", "def send_request(conn, data):", ...LOGGERS.map((name) => `    ${name}(data)`), "    return conn.urlopen(data)", ""].join("\n"),
+    "client/session.py": [`from logs.output import ${LOGGERS.join(", ")}`, "", "def send_request(peer, data):", ...LOGGERS.map((name) => `    ${name}(data)`), "    return peer.urlopen(data)", ""].join("\n"),
   },
   logs: {
     "logs/output.py": LOGGERS.flatMap((name) => [`def ${name}(data):`, "    return data", ""]).join("\n"),
@@ -65,7 +65,7 @@ describe("the exits a traced chain looks into", () => {
     const traced = await trace("How does the client send a request through the connection pool?", true);
     expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["client:send_request", "pool:ConnectionPool.urlopen"]);
     const line = 4 + LOGGERS.length;
-    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "client/session.py", line, text: "    return conn.urlopen(data)" });
+    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "client/session.py", line, text: "    return peer.urlopen(data)" });
     const exit = traced.decisions.find((d) => d.at === "exit")?.detail ?? "";
     expect(exit).toMatch(new RegExp(`^left client by urlopen \\(client/session\\.py:${line}\\) into pool: .*also looked at: `));
     // Every best-named exit was looked into too.
