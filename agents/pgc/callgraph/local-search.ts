@@ -64,7 +64,7 @@ export function nodeMatcher(question: Pick<ParsedQuestion, "terms">, bodyTermsOf
 
 const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 
-/** An exit's matches: its callee's name, and its class or module as the container; an error class's discounted. */
+/** An exit's matches: its callee's name, and as the container its class or module and a member call's receiver; an error class's discounted. */
 export type ExitMatcher = (exit: ExitEdge) => TermMatch[];
 
 /**

@@ -5,8 +5,8 @@
 // then a few questions made from the scope's own code through `entry`, `expand` and `callers`, whose
 // answers are dropped. It runs in slices, yielding to the event loop between them, so a request arriving
 // meanwhile is served at once; and nothing it leaves behind depends on its questions (the body terms are
-// each function's own; the memos of word matches are keyed by the words), so a warmed scope answers
-// exactly as a cold one.
+// each function's own; the questions it interned, with their memos, are dropped when it ends), so a warmed
+// scope answers exactly as a cold one.
 import { parseQuestion, type ParsedQuestion } from "../../search/question.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 

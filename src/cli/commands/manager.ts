@@ -67,16 +67,19 @@ export async function run(argv: string[]): Promise<number> {
   });
   const manager = new Manager({ node, auditDir: values.audit, ...(values.root ? { root: values.root } : {}), logger });
   serveManager(node, manager, access);
-  const stopped = stopOnSignals(() => node.stop(), logger);
+  let unwatch = () => {};
+  const stopped = stopOnSignals(() => {
+    unwatch();
+    return node.stop();
+  }, logger);
   await node.start();
   // The topology is derived as workers join, not at the first question (scope-map.ts, watch).
-  const unwatch = manager.scopeMap.watch();
+  unwatch = manager.scopeMap.watch();
   // Tasks a previous manager of this fleet accepted and did not finish are sent again (docs/MANAGER.md, "The journal").
   manager.journal.compact();
   const resumed = manager.resumeJournal();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid, ...(resumed > 0 ? { resumed } : {}) });
   const signal = await stopped;
-  unwatch();
   await manager.audit.flush();
   manager.audit.close();
   manager.journal.close();
