@@ -135,7 +135,8 @@ describe("mesh node / peers / ping", () => {
     expect(missing.stderr).toMatch(/"zz" is not in the mesh/);
   });
 
-  it("prints complete help for every command", async () => {
+  // Nineteen CLI processes one after another: about 10 s in the suite, three times that on a loaded machine.
+  it("prints complete help for every command", { timeout: 120_000 }, async () => {
     const top = await mesh("--help");
     expect(top.code).toBe(0);
     for (const command of ["node", "peers", "ping", "demo", "ask-local", "worker", "trace", "scopes", "up", "down", "agents", "topology", "ask", "manager", "delegate", "mcp", "keys", "web"]) {

@@ -71,6 +71,14 @@ describe("parseQuestion", () => {
     const q = parseQuestion("How is a received packet handled?");
     expect(q.terms.find((t) => t.term === "receiv")?.forms).toEqual(expect.arrayContaining(["rcv", "rx"]));
     expect(q.terms.find((t) => t.term === "packet")?.forms).toContain("skb");
+    // Habits of code in any language: "asynchronous" is `aio` in the kernel's loop driver (`lo_rw_aio_complete`)
+    // and `async` in Python's; a "template" is `tmpl` or `tpl`, a "callback" `cb`.
+    const io = parseQuestion("When an asynchronous write completes, how is the template's callback run?");
+    const asynchronous = io.terms.find((t) => t.term.startsWith("asynchron"));
+    expect(asynchronous?.forms).toEqual(expect.arrayContaining(["aio", "async"]));
+    expect(matchTerms(io, { name: new Set(["lo", "rw", "aio", "complet"]) }).map((m) => m.matched)).toEqual(expect.arrayContaining(["aio", "complet"]));
+    expect(io.terms.find((t) => t.term.startsWith("templat"))?.forms).toEqual(expect.arrayContaining(["tmpl", "tpl"]));
+    expect(io.terms.find((t) => t.term === "callback")?.forms).toContain("cb");
   });
 
   it("reads a number after a name as a version, spelled as code spells it (Zod 4 → v4), and no other number", () => {
