@@ -80,18 +80,20 @@ export function receiverOf(exit: Pick<ExitEdge, "via" | "callee" | "target">): s
   return receiver;
 }
 
-/** The exits' matcher of one question: many paths reach the same exit, and its matches depend on the exit alone. */
+/**
+ * The exits' matcher of one question: many paths reach the same exit, and its matches depend on the exit
+ * alone, so they are worked out once per exit of the graph (keyed by the edge itself).
+ */
 export function exitMatcher(question: Pick<ParsedQuestion, "terms">): ExitMatcher {
-  const memo = new Map<string, TermMatch[]>();
+  const memo = new Map<ExitEdge, TermMatch[]>();
   return (exit) => {
-    // Its class or module, and the object it is called on (`metadataRegistry` for "the metadata attached").
-    const container = `${exit.receiver_class ?? exit.module ?? ""} ${receiverOf(exit)}`.trim();
-    const key = `${exit.target}\0${container}`;
-    let matches = memo.get(key);
+    let matches = memo.get(exit);
     if (!matches) {
+      // Its class or module, and the object it is called on (`metadataRegistry` for "the metadata attached").
+      const container = `${exit.receiver_class ?? exit.module ?? ""} ${receiverOf(exit)}`;
       const named = matchTerms(question, { name: new Set(tokenize(exit.target)), container: new Set(tokenize(container)) });
       matches = isErrorClass(exit.target) ? discounted(named, ERROR_CLASS_PRIOR) : named;
-      memo.set(key, matches);
+      memo.set(exit, matches);
     }
     return matches;
   };
