@@ -6,6 +6,7 @@ import type { MeshNode } from "../../bus/index.js";
 import { applyOverrides, deriveScopeGraph, ScopeGraph, type Overrides, type ScopeFacts, type UnresolvedReference } from "../../topology/index.js";
 import type { AgentsDirectory } from "./agents-directory.js";
 import { PublicSurface } from "./entry/public-surface.js";
+import { dispatchPrefix } from "../protocol/index.js";
 
 export const FACTS_TIMEOUT_MS = 10_000;
 /** Scopes asked for their facts at once when the map is refreshed. */
@@ -174,9 +175,22 @@ export class ScopeMap {
     return this.surfaceValue;
   }
 
-  /** Scopes storing functions into a C struct field, from the facts. */
+  /**
+   * Scopes storing functions into a C struct field, from the facts; for a Python dispatch's pseudo-field
+   * (`visit_*`), the scopes defining a name that begins with its prefix and says more (`visit_Template`).
+   */
   bindersOf(field: string): readonly string[] {
-    return this.binders.get(field) ?? [];
+    const prefix = dispatchPrefix(field);
+    if (prefix === null) return this.binders.get(field) ?? [];
+    let scopes = this.binders.get(field);
+    if (!scopes) {
+      const found = new Set<string>();
+      for (const [symbol, owners] of this.owners) if (symbol.length > prefix.length && symbol.startsWith(prefix)) for (const scope of owners) found.add(scope);
+      // In the directory's order, as the owners' lists are; kept until the next refresh.
+      scopes = [...this.facts.keys()].filter((scope) => found.has(scope));
+      this.binders.set(field, scopes);
+    }
+    return scopes;
   }
 
   /** Scopes calling through a C struct field, most call sites first, from the facts. */

@@ -133,6 +133,13 @@ export interface CallSite {
    * import AddressList as _AddressList`): the name its module defines, and the line of the import renaming it.
    */
   renamed?: { name: string; line: number };
+  /**
+   * Python: the call runs a method of the caller's object named by a literal prefix and a part known at run
+   * time (`getattr(self, "do_" + command)()`, or a name assigned it): the prefix, and the line of its
+   * string literal (where the code names what it may call). The call graph links it as a call through the
+   * pseudo-field `prefix*` (docs/PGC.md, rule 9).
+   */
+  dispatch?: { prefix: string; line: number };
 }
 
 /**

@@ -12,6 +12,18 @@ export { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND
 
 const nameField = textField(300, 1);
 
+/**
+ * A field name ending in this mark is a Python dispatch's pseudo-field (`do_*`: `getattr(self, "do_" +
+ * command)()` runs one of the object's methods named `do_…`), not a C struct field: what is "stored" in it
+ * is every method whose name begins with the prefix (docs/DELEGATION.md §13, docs/PGC.md rule 9).
+ */
+export const DISPATCH_MARK = "*";
+
+/** The prefix of a dispatch's pseudo-field (`do_` of `do_*`), or null for a C struct field. */
+export function dispatchPrefix(field: string): string | null {
+  return field.length > DISPATCH_MARK.length && field.endsWith(DISPATCH_MARK) ? field.slice(0, -DISPATCH_MARK.length) : null;
+}
+
 export const QuestionTermSchema = z.strictObject({
   term: textField(200, 1),
   forms: listField(textField(64, 1), 16),

@@ -1,5 +1,6 @@
 // The answer as a person follows it: the traced path as numbered steps, each edge with its call line
 // quoted, then why it started there, where it turned, and why it stopped.
+import { dispatchPrefix } from "../../protocol/index.js";
 import type { ChainStep, SearchDecision } from "../search/trace-chain.js";
 
 /** A call line quoted in the answer is cut to this many characters. */
@@ -24,9 +25,11 @@ export function stepLines(step: ChainStep, index: number, previous: ChainStep | 
       : site.defines
         ? [`${index + 1}. ${previous?.symbol ?? "?"} defines ${step.symbol} (${where(step)}) [${step.scope}] in its body`, `     ${site.line} | ${quote(site.text)}`]
         : [`${index + 1}. ${previous?.symbol ?? "?"} (${site.file_path}:${site.line}) → ${step.symbol} (${where(step)}) [${step.scope}]`, `     ${site.line} | ${quote(site.text)}`];
-  // Through a C struct field: the line that stored the callee into it is what makes the edge.
+  // Through a C struct field: the line that stored the callee into it is what makes the edge; through a
+  // Python dispatch by a built name, the method's definition.
   const bound = site.bound_at;
-  if (bound) lines.push(`     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);
+  const prefix = bound ? dispatchPrefix(bound.field) : null;
+  if (bound) lines.push(prefix !== null ? `     by the name built from ${JSON.stringify(prefix)}, defined at ${bound.file_path}:${bound.line}` : `     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);
   const alias = site.alias_at;
   if (alias) lines.push(`     named ${alias.name} by the re-export at ${alias.file_path}:${alias.line}`, `     ${alias.line} | ${quote(alias.text)}`);
   return lines;

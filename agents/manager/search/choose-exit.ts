@@ -1,7 +1,7 @@
 // Where a traced chain goes next from a scope: its exits looked ahead into (the best by their own score, and
 // the one whose owner the entry round found most promising), each valued by what its owner's best path adds,
 // and followed only if the chain through it covers at least as much as staying does.
-import { parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
+import { dispatchPrefix, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { destinationTerms } from "../../search/question.js";
 import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit } from "./exit-owner.js";
@@ -268,7 +268,10 @@ export async function chooseExit(
         ? `${followed.owner} adds nothing itself (${fmt(followed.value)}), but passes the chain on by ${passedOn.next.lead.exit?.target} (${passedOn.next.lead.exit?.call_site.file_path}:${passedOn.next.lead.exit?.call_site.line}) into ${passedOn.next.owner}, which leads to ${fmt(passedOn.next.reach)} of the question, more than staying (${fmt(stay)})${chosen ? ` and than ${chosen.lead.exit?.target} (${fmt(chosen.reach)}), worth ${fmt(chosen.value)} itself` : ""}`
         : `it scored ${fmt(followed.value)} (${fmt(followed.own)} for ${named}, ${fmt(followed.adds)} for what ${followed.owner} adds past it)${followed.reach < stay ? `, and leads nearer where the question says its path ends than staying does (which covers ${fmt(stay)} of the question, it ${fmt(followed.reach)})` : ""}${followed === asFar && best ? `; ${best.lead.exit?.target}, worth more (${fmt(best.value)}), leads to ${fmt(best.reach)} of the question, less than staying (${fmt(stay)}), and this one as far (${fmt(followed.reach)})` : ""}`;
     const bound = followed.result.bound_at;
-    const how = exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
+    const prefix = exit.via === "field" ? dispatchPrefix(exit.target) : null;
+    const how = prefix !== null
+      ? `by the name it builds from ${JSON.stringify(prefix)} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} defines as ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},`
+      : exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
     return { probe: followed, decisions, stop: "", ...(passedOn ? { then: passedOn.next } : {}) };
   }

@@ -1,7 +1,7 @@
 // A traced chain is checked step by step: every step's cited lines and call line are re-hashed (by the
 // manager, or by another replica), and an edge is real only if its call line names the callee. The chain
 // is cut at the first step that fails, and says why.
-import type { Citation } from "../../protocol/index.js";
+import { dispatchPrefix, type Citation } from "../../protocol/index.js";
 import { checkHashes, type HashSources } from "./hash-check.js";
 
 export interface CheckableStep {
@@ -85,6 +85,18 @@ function asCitation(span: { file_path: string; line_start: number; line_end: num
   return { ...span, overlay: "O3", content: "", relevance: "", similarity: 1, similarity_kind: "exact" } as Citation;
 }
 
+/**
+ * Why a dispatch edge is not real, or null when it is: the call line writes the prefix as the start of a
+ * string literal (`mname = 'do_' + self.command`, `f"visit_{…}"`), the callee's name begins with it, and the
+ * binding line is where the callee is defined (`def do_GET(self):`).
+ */
+function dispatchBroken(site: CitedLine, read: string, bound: CitedLine, boundText: string, prefix: string, callee: string): string | null {
+  const name = lastName(callee);
+  if (!new RegExp(`(^|[^\\w])[rRuUfF]{0,2}['"]${escape(prefix)}`).test(read)) return `${site.file_path}:${site.line} does not build a name from ${JSON.stringify(prefix)}`;
+  if (!name.startsWith(prefix) || !new RegExp(`^\\s*(async\\s+)?def\\s+${escape(name)}\\s*\\(`).test(boundText)) return `${bound.file_path}:${bound.line} does not define ${name}, a method named ${JSON.stringify(prefix)}…`;
+  return null;
+}
+
 export async function checkChain(steps: readonly CheckableStep[], sources: HashSources): Promise<ChainCheck> {
   const spans: Citation[] = [];
   const owners: number[] = [];
@@ -110,8 +122,12 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
       const bound = site.bound_at;
       const alias = site.alias_at;
       const aliasLine = checks[owners.indexOf(i) + (bound ? 3 : 2)]?.text ?? alias?.text ?? "";
-      // Through a C struct field, the call line names the field and the binding line stores the callee into it.
-      const broken = bound
+      // Through a C struct field, the call line names the field and the binding line stores the callee into it;
+      // through a Python dispatch by a built name, the call line writes the prefix and the binding line defines the callee.
+      const prefix = bound ? dispatchPrefix(bound.field) : null;
+      const broken = bound && prefix !== null
+        ? dispatchBroken(site, read, bound, checks[owners.indexOf(i) + 2]?.text ?? bound.text, prefix, callee)
+        : bound
         ? !namesCallee(read, bound.field)
           ? `${site.file_path}:${site.line} does not call through the field ${bound.field}`
           : !bindsCallee(checks[owners.indexOf(i) + 2]?.text ?? bound.text, bound.field, callee)

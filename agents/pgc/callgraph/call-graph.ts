@@ -2,7 +2,7 @@
 // function-like macro and class is a node; each call inside one is an edge to the node it resolves to
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdge } from "../types.js";
-import { FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
+import { dispatchPrefix, FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
 import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf } from "./node-terms.js";
@@ -14,7 +14,7 @@ import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
 
-export { fieldCalled, type BindingSite };
+export { dispatchPrefix, fieldCalled, type BindingSite };
 export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
@@ -81,7 +81,7 @@ export class CallGraph {
         this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
       }
     }
-    this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name));
+    this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     this.link(data.calls, data.crossScopeReferences);
     this.linkNested();
@@ -242,9 +242,13 @@ export class CallGraph {
       if (call.standard_module) continue;
       const field = fieldCalled(call);
       if (field !== null) {
-        // C: a call through a struct field calls what was stored into it, here or in another scope.
-        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id) this.addEdge(caller.id, { to: node.id, line: call.line, callee: call.callee, bound: site });
-        this.addExit(caller.id, { target: field, callee: call.callee, line: call.line, via: "field" });
+        // C: a call through a struct field calls what was stored into it, here or in another scope. Python's
+        // dispatch by a built name: the methods of the caller's class and of its relatives named by the
+        // prefix, cited at the line of the prefix's literal (where the code names them).
+        const line = call.dispatch?.line ?? call.line;
+        const family = call.dispatch ? this.familyOf(caller) : null;
+        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(lastName(node.container)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site });
+        this.addExit(caller.id, { target: field, callee: call.callee, line, via: "field" });
         continue;
       }
       const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(name));
@@ -278,6 +282,12 @@ export class CallGraph {
     return returns === undefined ? undefined : classOfAnnotation(returns);
   }
 
+  /** A method's class with the classes it derives from and those deriving from it (last names): whose methods `self` may have. */
+  private familyOf(caller: GraphNode): ReadonlySet<string> {
+    const own = lastName(caller.container);
+    return new Set([own, ...this.superclassesOf(own), ...this.subclassesOf(own)]);
+  }
+
   private addEdge(from: number, edge: LocalEdge): void {
     const list = this.out.get(from) ?? [];
     if (!list.some((e) => e.to === edge.to)) list.push(edge);
@@ -290,6 +300,11 @@ export class CallGraph {
     if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class)) list.push(edge);
     this.exits.set(from, list);
   }
+}
+
+/** The last part of a container's name (`CodeGenerator` of `jinja2.compiler.CodeGenerator`), "" for none. */
+function lastName(container: string | undefined): string {
+  return container?.split(/::|\./).at(-1) ?? "";
 }
 
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */

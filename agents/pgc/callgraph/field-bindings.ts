@@ -1,5 +1,6 @@
 // C functions stored into struct fields (`.ndo_start_xmit = veth_xmit`, `po->prot_hook.func = packet_rcv`):
 // a call through such a field (`ops->ndo_start_xmit(…)`) may run any of them (docs/PGC.md, rule 7).
+import { DISPATCH_MARK, dispatchPrefix } from "../../protocol/index.js";
 import type { CallSite, FieldBinding } from "../types.js";
 import type { GraphNode } from "./call-graph.js";
 
@@ -14,8 +15,11 @@ const C_FILE = /\.[ch]$/;
 /** `ops->ndo_start_xmit`, `skb_dst(skb)->input`, `(*po->prot_hook.func)`: the field a C call goes through. */
 const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
 
-/** The struct field a C call goes through, or null for a call by name (or in another language). */
-export function fieldCalled(call: Pick<CallSite, "callee" | "file_path">): string | null {
+export { dispatchPrefix };
+
+/** The struct field a C call goes through (or a Python dispatch's pseudo-field), or null for a call by name. */
+export function fieldCalled(call: Pick<CallSite, "callee" | "file_path" | "dispatch">): string | null {
+  if (call.dispatch) return `${call.dispatch.prefix}${DISPATCH_MARK}`;
   if (!C_FILE.test(call.file_path)) return null;
   return THROUGH_FIELD.exec(call.callee)?.[1] ?? null;
 }
@@ -27,7 +31,12 @@ export class FieldBindings {
   private readonly sitesOf = new Map<number, BindingSite[]>();
 
   /** A binding names a function when the scope defines one by that name (the one in the binding's file first). */
-  constructor(bindings: readonly FieldBinding[], named: (name: string) => readonly GraphNode[]) {
+  constructor(
+    bindings: readonly FieldBinding[],
+    named: (name: string) => readonly GraphNode[],
+    /** The scope's methods (what a dispatch by a built name may call). */
+    private readonly methods: () => readonly GraphNode[] = () => [],
+  ) {
     for (const b of bindings) {
       const functions = named(b.target).filter((n) => n.kind === "function");
       const inFile = functions.filter((n) => n.file_path === b.file_path);
@@ -43,10 +52,23 @@ export class FieldBindings {
     }
   }
 
-  /** The scope's functions stored into a struct field, with where each was bound. */
+  /**
+   * The scope's functions stored into a struct field, with where each was bound; for a dispatch's
+   * pseudo-field, the methods whose names begin with its prefix (and say more), each bound where it is defined.
+   */
   boundTo(field: string): readonly { node: GraphNode; site: BindingSite }[] {
-    return this.bound.get(field) ?? [];
+    const prefix = dispatchPrefix(field);
+    if (prefix === null) return this.bound.get(field) ?? [];
+    let methods = this.dispatched.get(prefix);
+    if (!methods) {
+      methods = this.methods().filter((n) => n.name.length > prefix.length && n.name.startsWith(prefix)).map((node) => ({ node, site: { field, file_path: node.file_path, line: node.line_start } }));
+      this.dispatched.set(prefix, methods);
+    }
+    return methods;
   }
+
+  /** A dispatch's targets by prefix, found on first use. */
+  private readonly dispatched = new Map<string, { node: GraphNode; site: BindingSite }[]>();
 
   /** Where the scope stores a function into struct fields: how other code calls it. */
   bindingsOf(node: GraphNode): readonly BindingSite[] {

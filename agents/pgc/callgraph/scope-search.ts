@@ -3,7 +3,7 @@
 import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
+import { dispatchPrefix, fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
@@ -103,8 +103,14 @@ export class ScopeSearch {
     const citer = new LineCiter(this.source);
     const result = await this.withFields(await this.wire(raw, citer), start, citer);
     if (!bound) return result;
-    const at = await citer.line(bound.site.file_path, bound.site.line);
+    const at = await citer.line(bound.site.file_path, dispatchPrefix(bound.site.field) === null ? bound.site.line : await citer.definitionLine(bound.node));
     return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
+  }
+
+  /** A dispatched method (a pseudo-field's binding) is "bound" where its name is defined: its `def` line, under any decorators. */
+  private async definedAt<T extends { node: GraphNode; bound?: BindingSite }>(reached: T, citer: LineCiter): Promise<T> {
+    if (!reached.bound || dispatchPrefix(reached.bound.field) === null) return reached;
+    return { ...reached, bound: { ...reached.bound, line: await citer.definitionLine(reached.node) } };
   }
 
   /** The binding lines storing the entry into struct fields, cited (how code elsewhere calls it). */
@@ -216,7 +222,7 @@ export class ScopeSearch {
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
           const line = reached.defines ? await citer.definitionLine(reached.node) : reached.callLine;
-          const site = await callSite(reached.parent.node.file_path, line, reached);
+          const site = await callSite(reached.parent.node.file_path, line, await this.definedAt(reached, citer));
           if (!site) {
             complete = false;
             break;

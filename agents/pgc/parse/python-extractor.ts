@@ -11,6 +11,7 @@ import { collapse, endLine, headText, realChildren, startLine } from "./node-tex
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
+import { AssignmentMemo, dispatchOf } from "./python-dispatch.js";
 import { readFromImport, readImport } from "./python-imports.js";
 import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
@@ -32,8 +33,11 @@ const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
 interface PythonState {
   ctx: ExtractContext;
   bindings: ImportBindings;
-  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string }[];
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; body: Node | null }[];
   receivers: ReceiverMemo;
+  assignments: AssignmentMemo;
+  /** The bodies of the functions that call `getattr`: only their calls may dispatch by a built name. */
+  getattrIn: Set<number>;
   properties: PropertyReads;
 }
 
@@ -63,7 +67,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one Python file into `ctx.out`. */
 export function extractPython(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), properties: new PropertyReads() };
+  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), assignments: new AssignmentMemo(), getattrIn: new Set(), properties: new PropertyReads() };
   ctx.out.module_doc = docstringOf(ctx, root);
   for (const capture of queryFor(grammar, "python", PYTHON_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
@@ -159,13 +163,18 @@ function onCall(state: PythonState, node: Node): void {
   if (!fn) return;
   const plain = fn.type === "identifier";
   const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
-  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
+  const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
+  if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), body });
 }
 
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
   const { ctx, bindings } = state;
   const binding = call.plain ? bindings.get(call.callee) : undefined;
   const line = startLine(call.node);
+  // `getattr(self, "do_" + command)()`, or a name assigned it: one of the object's methods named so.
+  const fn = call.node.childForFieldName("function");
+  const dispatch = fn && call.body && state.getattrIn.has(call.body.id) ? dispatchOf(fn, call.body, state.assignments) : null;
   ctx.out.calls.push({
     callee: call.callee,
     caller: call.caller,
@@ -177,6 +186,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     ...moduleMember(call.callee, call.plain, bindings, true),
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
+    ...(dispatch ? { dispatch } : {}),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);

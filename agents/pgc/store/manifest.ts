@@ -33,7 +33,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 25: a TS/JS class field holding a function (`insert = (rows) => { … }`) is a method of its class. */
 /** 26: a Python method with nothing to run (it only raises `NotImplementedError`, or an `@abstractmethod` with no body) is `abstract`; a call of it through `self` is an exit as well. */
 /** 27: the tokenizer reads "freed" as free (the stemmer keeps it whole), in documents and questions alike. */
-export const STORE_VERSION = 30;
+/** 31: a Python call of a method by a built name (`getattr(self, "do_" + command)()`, or a name assigned it) records the name's literal prefix and its line (`dispatch`). */
+export const STORE_VERSION = 31;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
