@@ -24,6 +24,21 @@ export function dispatchPrefix(field: string): string | null {
   return field.length > DISPATCH_MARK.length && field.endsWith(DISPATCH_MARK) ? field.slice(0, -DISPATCH_MARK.length) : null;
 }
 
+/** Pseudo-fields a method of this name may be dispatched through, at most this many. */
+export const MAX_DISPATCH_PREFIXES = 3;
+
+/**
+ * The pseudo-fields a Python method may be called through by a built name: each prefix of its name that
+ * ends at an underscore after a word (`visit_*` and `visit_math_*` of `visit_math_block`; `_handle_*` of
+ * `_handle_text`), the shortest first. None for a name with no such prefix or a dunder (`__init__`).
+ */
+export function dispatchFieldsOf(name: string): string[] {
+  if (name.startsWith("__")) return [];
+  const out: string[] = [];
+  for (let at = name.indexOf("_", name.search(/[A-Za-z0-9]/)); at > 0 && at < name.length - 1 && out.length < MAX_DISPATCH_PREFIXES; at = name.indexOf("_", at + 1)) out.push(`${name.slice(0, at + 1)}${DISPATCH_MARK}`);
+  return out;
+}
+
 export const QuestionTermSchema = z.strictObject({
   term: textField(200, 1),
   forms: listField(textField(64, 1), 16),
@@ -153,7 +168,7 @@ export const ExpandResultSchema = z.strictObject({
   resolved: z.boolean(),
   /** With `from.field`: where the chosen entry was stored into the field. */
   bound_at: BindingSiteSchema.optional(),
-  /** Forward mode, C: where this scope stores the entry into struct fields (code elsewhere calls it through them). */
+  /** Forward mode: where this scope stores the entry into C struct fields (code elsewhere calls it through them), or a Python method's dispatch pseudo-fields (`visit_*`), bound at its def. */
   entry_fields: listField(BindingSiteSchema, MAX_ENTRY_FIELDS).optional(),
   steps: listField(SearchStepSchema, MAX_SEARCH_STEPS),
   leads: listField(SearchLeadSchema, MAX_SEARCH_LEADS),

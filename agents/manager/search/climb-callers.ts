@@ -18,7 +18,7 @@
 // passing through the function the question names first begins there (fromNamedStep). Each step up is
 // one `callers` request to its own scope (and at most CLIMB_SCOPES others); the call line is cited as for
 // any step.
-import { parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
+import { dispatchPrefix, parseExpandResult, type BindingSiteRef, type CallSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import { cover, coverageShare, explainMatches, relevance, stepScore, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { calledAs } from "../validation/chain-check.js";
@@ -115,13 +115,15 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
   const name = calledAs(symbol);
   const ofClass = classOf(symbol);
   const byName = (ownership.callersOf?.(name) ?? []).map((c) => ({ scope: c.scope, via: { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) } as Via, count: c.count }));
-  // A scope asked by name is asked for every call of the name, through an object of the class too.
+  // A scope asked by name is asked for every call of the name, through an object of the class too. Other
+  // scopes only, except for a Python dispatch, which may be the step's own scope's (`handle_one_request`'s
+  // `'do_' + self.command` beside `do_HEAD`).
   const named = new Set(byName.map((a) => a.scope));
   const asks: { scope: string; via: Via; count: number }[] = [
     ...byName,
     ...fields.flatMap((field) => (ownership.fieldCallersOf?.(field.field) ?? []).map((c) => ({ scope: c.scope, via: { field } as Via, count: c.count }))),
     ...(ofClass ? (ownership.classCallersOf?.(`${ofClass}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass } as Via, count: c.count })) : []),
-  ].filter((a) => a.scope !== scope);
+  ].filter((a) => a.scope !== scope || ("field" in a.via && dispatchPrefix(a.via.field.field) !== null));
   asks.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
   const found = (await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)))).filter((c): c is Climbed => c !== null);
   const total = found.reduce((sum, c) => sum + worth(c.step) + (c.others ?? 0), 0);

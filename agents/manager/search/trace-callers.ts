@@ -3,7 +3,7 @@
 // bodies call X, each with the call line; for a C function stored into struct fields, also the functions
 // calling through those fields, each with its call line and the line that stored X into the field; for a
 // method, the callers through its class in every other scope; last, X's own scope's callers.
-import { parseExpandResult, type BindingSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
+import { dispatchPrefix, parseExpandResult, type BindingSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import { coverageShare, cover } from "../../search/relevance.js";
 import { bounded } from "../entry/entry-round.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TraceRequest, type TracedHop } from "./trace-chain.js";
@@ -37,7 +37,11 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
   // C: stored into a struct field (`.ndo_start_xmit = veth_xmit`), it is called through that field.
   for (const bound of own.result.entry_fields ?? []) {
     const through = deps.ownership.fieldCallersOf?.(bound.field).map((c) => c.scope) ?? [];
-    decisions.push({ at: "start", detail: `${start.scope} stores ${target} into the field ${bound.field} (${bound.file_path}:${bound.line}); ${through.length > 0 ? `${through.join(", ")} call through it` : "no scope calls through it"}` });
+    // Python: a method is reached through a dispatch's pseudo-field only where some scope dispatches by its prefix.
+    const prefix = dispatchPrefix(bound.field);
+    if (prefix !== null) {
+      if (through.length > 0) decisions.push({ at: "start", detail: `${target} (${bound.file_path}:${bound.line}) may be called by a name built from ${JSON.stringify(prefix)}: ${through.join(", ")} dispatch so` });
+    } else decisions.push({ at: "start", detail: `${start.scope} stores ${target} into the field ${bound.field} (${bound.file_path}:${bound.line}); ${through.length > 0 ? `${through.join(", ")} call through it` : "no scope calls through it"}` });
     asks.push(...through.map((scope) => ({ scope, through: bound })));
     if (through.length > 0) stopped = "every scope calling it was asked";
   }

@@ -13,6 +13,7 @@ import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
+import { containerOf, familyOf } from "./method-callers.js";
 
 export { dispatchPrefix, fieldCalled, type BindingSite };
 export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
@@ -190,13 +191,14 @@ export class CallGraph {
   }
 
   /**
-   * Nodes whose body calls `target` (by its last name part), with the call line: the callers of a name; with
-   * what the call resolved to here (`to`) or the class it names leaving the scope (`receiver_class`).
+   * Nodes whose body calls `target` (by its last name part, or through the field or pseudo-field of that
+   * name), with the call line: the callers of a name; with what the call resolved to here (`to`), the class
+   * it names leaving the scope (`receiver_class`) or the field it goes through (`field`).
    */
   callersOf(target: string): CallerOf[] {
     const out: CallerOf[] = [];
-    for (const [from, edges] of this.out) for (const e of edges) if (!e.defines && lastPart(e.callee) === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode });
-    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}) });
+    for (const [from, edges] of this.out) for (const e of edges) if (!e.defines && (lastPart(e.callee) === target || e.bound?.field === target)) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode, ...(e.bound ? { field: e.bound.field } : {}) });
+    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}) });
     return out.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
   }
 
@@ -246,8 +248,8 @@ export class CallGraph {
         // dispatch by a built name: the methods of the caller's class and of its relatives named by the
         // prefix, cited at the line of the prefix's literal (where the code names them).
         const line = call.dispatch?.line ?? call.line;
-        const family = call.dispatch ? this.familyOf(caller) : null;
-        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(lastName(node.container)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site });
+        const family = call.dispatch ? familyOf(this, containerOf(caller)) : null;
+        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(containerOf(node)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site });
         this.addExit(caller.id, { target: field, callee: call.callee, line, via: "field" });
         continue;
       }
@@ -282,12 +284,6 @@ export class CallGraph {
     return returns === undefined ? undefined : classOfAnnotation(returns);
   }
 
-  /** A method's class with the classes it derives from and those deriving from it (last names): whose methods `self` may have. */
-  private familyOf(caller: GraphNode): ReadonlySet<string> {
-    const own = lastName(caller.container);
-    return new Set([own, ...this.superclassesOf(own), ...this.subclassesOf(own)]);
-  }
-
   private addEdge(from: number, edge: LocalEdge): void {
     const list = this.out.get(from) ?? [];
     if (!list.some((e) => e.to === edge.to)) list.push(edge);
@@ -300,11 +296,6 @@ export class CallGraph {
     if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class)) list.push(edge);
     this.exits.set(from, list);
   }
-}
-
-/** The last part of a container's name (`CodeGenerator` of `jinja2.compiler.CodeGenerator`), "" for none. */
-function lastName(container: string | undefined): string {
-  return container?.split(/::|\./).at(-1) ?? "";
 }
 
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */

@@ -1,6 +1,6 @@
 // C functions stored into struct fields (`.ndo_start_xmit = veth_xmit`, `po->prot_hook.func = packet_rcv`):
 // a call through such a field (`ops->ndo_start_xmit(…)`) may run any of them (docs/PGC.md, rule 7).
-import { DISPATCH_MARK, dispatchPrefix } from "../../protocol/index.js";
+import { DISPATCH_MARK, dispatchFieldsOf, dispatchPrefix } from "../../protocol/index.js";
 import type { CallSite, FieldBinding } from "../types.js";
 import type { GraphNode } from "./call-graph.js";
 
@@ -12,6 +12,7 @@ export interface BindingSite {
 }
 
 const C_FILE = /\.[ch]$/;
+const PYTHON_FILE = /\.pyi?$/;
 /** `ops->ndo_start_xmit`, `skb_dst(skb)->input`, `(*po->prot_hook.func)`: the field a C call goes through. */
 const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
 
@@ -70,8 +71,13 @@ export class FieldBindings {
   /** A dispatch's targets by prefix, found on first use. */
   private readonly dispatched = new Map<string, { node: GraphNode; site: BindingSite }[]>();
 
-  /** Where the scope stores a function into struct fields: how other code calls it. */
+  /**
+   * Where the scope stores a function into struct fields: how other code calls it; for a Python method, the
+   * pseudo-fields a dispatch by a built name may reach it through (`visit_*` for `visit_math_block`), bound
+   * where it is defined.
+   */
   bindingsOf(node: GraphNode): readonly BindingSite[] {
+    if (node.kind === "method" && PYTHON_FILE.test(node.file_path)) return dispatchFieldsOf(node.name).map((field) => ({ field, file_path: node.file_path, line: node.line_start }));
     return this.sitesOf.get(node.id) ?? [];
   }
 

@@ -68,4 +68,6 @@ export interface CallerOf {
   to?: GraphNode;
   /** The class of the object a call leaving the scope goes through, when known. */
   receiver_class?: string;
+  /** The C struct field, or the Python dispatch's pseudo-field (`do_*`), the call goes through. */
+  field?: string;
 }

@@ -6,11 +6,12 @@ import type { CallGraph, CallerOf, GraphNode } from "./call-graph.js";
 import { MIN_RECEIVER_WORD } from "./resolve-callee.js";
 
 /** The class and those it derives from or that derive from it, by their last names. */
-function familyOf(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, owner: string): Set<string> {
+export function familyOf(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, owner: string): Set<string> {
   return new Set([owner, ...graph.subclassesOf(owner), ...graph.superclassesOf(owner)]);
 }
 
-function containerOf(node: GraphNode): string {
+/** The last name of a node's class or container (`CodeGenerator` of `jinja2.compiler.CodeGenerator`), "" for none. */
+export function containerOf(node: GraphNode): string {
   return node.container?.split(/::|\./).at(-1) ?? "";
 }
 

@@ -117,7 +117,7 @@ export class ScopeSearch {
   private async withFields(result: ExpandResult, entry: GraphNode, citer: LineCiter): Promise<ExpandResult> {
     const fields: BindingSiteRef[] = [];
     for (const site of this.graph.bindingsOf(entry).slice(0, MAX_ENTRY_FIELDS)) {
-      const at = await citer.line(site.file_path, site.line);
+      const at = await citer.line(site.file_path, dispatchPrefix(site.field) === null ? site.line : await citer.definitionLine(entry));
       if (at) fields.push({ field: site.field, ...at });
     }
     return fields.length > 0 ? { ...result, entry_fields: fields } : result;
@@ -165,7 +165,7 @@ export class ScopeSearch {
     const owner = dot > 0 ? args.from.symbol.slice(0, dot).split(".").at(-1) : undefined;
     const found = this.graph
       .callersOf(name)
-      .filter((c) => (args.from.field ? fieldCalled({ callee: c.callee, file_path: c.node.file_path }) === name : !(c.node.name === name && c.callee === name)))
+      .filter((c) => (args.from.field ? (c.field ?? fieldCalled({ callee: c.callee, file_path: c.node.file_path })) === name : !(c.node.name === name && c.callee === name)))
       .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
       .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of));
     const seen = new Set<number>();

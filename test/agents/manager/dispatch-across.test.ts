@@ -7,6 +7,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkChain } from "../../../agents/manager/validation/index.js";
 import { stepLines } from "../../../agents/manager/answer/chain-answer.js";
+import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
+import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { scopeMapOf, traceFrom, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
@@ -80,5 +85,23 @@ describe("a dispatch by a built name across scopes", () => {
     const facts = [...opened.values()].map((p) => p.facts());
     const outcome = await traceFrom(opened, facts, "How does the NodeVisitor visit a node?", "visit");
     expect(outcome.steps.some((s) => s.scope === "compiler")).toBe(false);
+  });
+
+  it("climbs from a dispatched method back to the method that dispatches to it, with both lines, and the chain checks", async () => {
+    const opened = scopes();
+    const map = await scopeMapOf([...opened.values()].map((p) => p.facts()));
+    const question = parseQuestion("How does the NodeVisitor visit a Template node?");
+    const expand = async (at: string, args: ExpandArgs) => ({ result: await (opened.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
+    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "CodeGenerator.visit_Template" }, covered: {} };
+    const first = await (opened.get("compiler") as Pgc).search().expand(parseExpandArgs(args));
+    // The method says which dispatches may reach it: its name's prefixes, bound at its def.
+    expect(first.entry_fields).toEqual([expect.objectContaining({ field: "visit_*", file_path: "compiler/codegen.py", line: 4, text: "    def visit_Template(self, node):" })]);
+    const entry = toStep(first.steps[0]!, "compiler", "compiler-1", null);
+    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "compiler", agent: "compiler-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    const climbed = await climbCallers({ expand, managerId: "manager", ownership: map }, question, outcome, 6);
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["visitor:NodeVisitor.visit", "compiler:CodeGenerator.visit_Template"]);
+    expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "visitor/visitor.py", line: 5, bound_at: { field: "visit_*", file_path: "compiler/codegen.py", line: 4 } });
+    const root = (opened.get("visitor") as unknown as { data: { root: string } }).data.root;
+    expect(await checkChain(climbed.steps, { readFile: async (path) => readFileSync(join(root, path), "utf8") })).toMatchObject({ kept: 2, cut: null });
   });
 });

@@ -123,4 +123,13 @@ describe.skipIf(!available)("dispatch over Python 3.11's http.server", () => {
     expect(result.steps[0]?.qualified).toBe("SimpleHTTPRequestHandler.do_HEAD");
     expect(result.bound_at).toMatchObject({ field: "do_*", text: "    def do_HEAD(self):" });
   });
+
+  it("names the dispatches that may reach a method, and lists their callers when asked through the pseudo-field", async () => {
+    const question = parseQuestion("Who sends the headers of a HEAD request?");
+    const forward = await pgc.search().expand({ question, mode: "forward", from: { symbol: "SimpleHTTPRequestHandler.do_HEAD" }, covered: {}, max_depth: 0 });
+    expect(forward.entry_fields).toEqual([expect.objectContaining({ field: "do_*", text: "    def do_HEAD(self):" })]);
+    const callers = await pgc.search().expand({ question, mode: "callers", from: { symbol: "do_*", field: true }, covered: {} });
+    expect(callers.steps.map((s) => s.qualified)).toEqual(["BaseHTTPRequestHandler.handle_one_request"]);
+    expect(callers.leads[0]?.exit?.call_site.text).toMatch(/mname = 'do_' \+ self\.command/);
+  });
 });
