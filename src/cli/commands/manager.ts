@@ -72,12 +72,15 @@ export async function run(argv: string[]): Promise<number> {
     unwatch();
     return node.stop();
   }, logger);
+  // Tasks a previous manager of this fleet accepted and did not finish are sent again (docs/MANAGER.md, "The
+  // journal"), each waiting for its scope's workers to join. They are taken up before the node listens: a
+  // client sending one again the moment the endpoint is bound (its retry was queued while the manager was
+  // down) joins the resumed task, rather than starting it anew before any worker has joined.
+  manager.journal.compact();
+  const resumed = manager.resumeJournal();
   await node.start();
   // The topology is derived as workers join, not at the first question (scope-map.ts, watch).
   unwatch = manager.scopeMap.watch();
-  // Tasks a previous manager of this fleet accepted and did not finish are sent again (docs/MANAGER.md, "The journal").
-  manager.journal.compact();
-  const resumed = manager.resumeJournal();
   printJson({ event: "ready", id: node.id, endpoint: node.endpoint, pid: process.pid, ...(resumed > 0 ? { resumed } : {}) });
   const signal = await stopped;
   await manager.audit.flush();
