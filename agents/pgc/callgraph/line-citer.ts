@@ -2,7 +2,7 @@
 // from the file's text. One citer serves one request and reads each file once for it: an expansion cites
 // some 40 lines, most of them in two or three files, and each read of the worker's reader checks the file
 // on disk again (an lstat, and its path against the scope).
-import { citationHash, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type SearchStep } from "../../protocol/index.js";
+import { citationHash, dispatchPrefix, MAX_CALL_SITE_CHARS, sliceLines, type CallSiteRef, type EntryCandidate, type SearchStep } from "../../protocol/index.js";
 import type { TermMatch } from "../../search/relevance.js";
 import type { BindingSite, GraphNode } from "./call-graph.js";
 import type { AliasSite } from "./reexports.js";
@@ -72,6 +72,14 @@ export class LineCiter {
     const names = new RegExp(`(^|[^\\w$])${node.name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
     for (let line = node.line_start; line <= Math.min(node.line_end, node.line_start + MAX_DECORATOR_LINES); line++) if (names.test(lines[line - 1] ?? "")) return line;
     return node.line_start;
+  }
+
+  /**
+   * The line a binding is cited at: where a C function was stored into the field, or, for a Python
+   * dispatch's pseudo-field, where the dispatched method is defined (its `def`, under any decorators).
+   */
+  async bindingLine(site: BindingSite, node: GraphNode): Promise<number> {
+    return dispatchPrefix(site.field) === null ? site.line : this.definitionLine(node);
   }
 
   /** One line, cited: its text (cut at MAX_CALL_SITE_CHARS) and the hash of the whole line. */

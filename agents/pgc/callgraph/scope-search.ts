@@ -3,7 +3,7 @@
 import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import { dispatchPrefix, fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
+import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
@@ -103,21 +103,15 @@ export class ScopeSearch {
     const citer = new LineCiter(this.source);
     const result = await this.withFields(await this.wire(raw, citer), start, citer);
     if (!bound) return result;
-    const at = await citer.line(bound.site.file_path, dispatchPrefix(bound.site.field) === null ? bound.site.line : await citer.definitionLine(bound.node));
+    const at = await citer.line(bound.site.file_path, await citer.bindingLine(bound.site, bound.node));
     return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
-  }
-
-  /** A dispatched method (a pseudo-field's binding) is "bound" where its name is defined: its `def` line, under any decorators. */
-  private async definedAt<T extends { node: GraphNode; bound?: BindingSite }>(reached: T, citer: LineCiter): Promise<T> {
-    if (!reached.bound || dispatchPrefix(reached.bound.field) === null) return reached;
-    return { ...reached, bound: { ...reached.bound, line: await citer.definitionLine(reached.node) } };
   }
 
   /** The binding lines storing the entry into struct fields, cited (how code elsewhere calls it). */
   private async withFields(result: ExpandResult, entry: GraphNode, citer: LineCiter): Promise<ExpandResult> {
     const fields: BindingSiteRef[] = [];
     for (const site of this.graph.bindingsOf(entry).slice(0, MAX_ENTRY_FIELDS)) {
-      const at = await citer.line(site.file_path, dispatchPrefix(site.field) === null ? site.line : await citer.definitionLine(entry));
+      const at = await citer.line(site.file_path, await citer.bindingLine(site, entry));
       if (at) fields.push({ field: site.field, ...at });
     }
     return fields.length > 0 ? { ...result, entry_fields: fields } : result;
@@ -222,7 +216,8 @@ export class ScopeSearch {
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
           const line = reached.defines ? await citer.definitionLine(reached.node) : reached.callLine;
-          const site = await callSite(reached.parent.node.file_path, line, await this.definedAt(reached, citer));
+          const bound = reached.bound ? { ...reached.bound, line: await citer.bindingLine(reached.bound, reached.node) } : undefined;
+          const site = await callSite(reached.parent.node.file_path, line, { ...reached, ...(bound ? { bound } : {}) });
           if (!site) {
             complete = false;
             break;
