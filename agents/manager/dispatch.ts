@@ -34,6 +34,11 @@ export interface DispatchOptions {
   messageId?: string;
   /** Told which replica a request goes to, before it is sent (the journal records it). */
   onAgent?: (agent: AgentInfo) => void;
+  /**
+   * Until this time (epoch ms), a scope with no replica at all is waited for rather than refused: a manager
+   * that has just started has not yet heard from the workers that will re-join it (Manager, JOIN_GRACE_MS).
+   */
+  awaitReplicaUntil?: number;
 }
 
 /** Failures after which another replica may succeed; anything else is the task's own outcome. */
@@ -46,6 +51,32 @@ function isReplicaFailure(error: unknown): boolean {
 export async function dispatchTask(node: MeshNode, directory: AgentsDirectory, scope: string, task: DelegatedTask, options: DispatchOptions, logger: Logger): Promise<Dispatched> {
   const { result, agent, failovers } = await dispatchOp(node, directory, scope, "task", task, options, logger);
   return { response: parseTaskResponse(result), agent, failovers };
+}
+
+/**
+ * Resolves true as soon as `present()` holds (checked at once and whenever a peer joins or changes state),
+ * false at `until` or when `signal` aborts. Listeners and timer are removed either way.
+ */
+export function replicaJoins(node: Pick<MeshNode, "on" | "off">, present: () => boolean, until: number, signal?: AbortSignal): Promise<boolean> {
+  if (present()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const finish = (found: boolean) => {
+      clearTimeout(timer);
+      node.off("peer:join", check);
+      node.off("peer:state", check);
+      signal?.removeEventListener("abort", aborted);
+      resolve(found);
+    };
+    const check = () => {
+      if (present()) finish(true);
+    };
+    const aborted = () => finish(false);
+    const timer = setTimeout(() => finish(present()), Math.max(0, until - Date.now()));
+    node.on("peer:join", check);
+    node.on("peer:state", check);
+    signal?.addEventListener("abort", aborted, { once: true });
+    if (signal?.aborted) finish(false);
+  });
 }
 
 /** Any op on one replica of a scope, with the same replica choice and fail-over as a task. */
@@ -61,8 +92,17 @@ export async function dispatchOp(
   const tried = new Set(options.exclude ?? []);
   const failovers: Dispatched["failovers"] = [];
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
+  const acceptable = (a: AgentInfo) => options.accept?.(a) ?? true;
   for (;;) {
-    const agent = directory.replicas(scope, tried).find((a) => options.accept?.(a) ?? true);
+    let agent = directory.replicas(scope, tried).find(acceptable);
+    // Only before any replica was tried: a scope whose replicas all failed is not waited for again.
+    if (!agent && tried.size === (options.exclude?.size ?? 0) && options.awaitReplicaUntil !== undefined) {
+      const until = Math.min(options.awaitReplicaUntil, deadline);
+      if (Date.now() < until) {
+        logger.info({ scope, op, wait_ms: until - Date.now() }, "no replica of the scope yet; waiting for one to join the just-started manager");
+        if (await replicaJoins(node, () => directory.replicas(scope, tried).some(acceptable), until, options.signal)) agent = directory.replicas(scope, tried).find(acceptable);
+      }
+    }
     if (!agent) {
       const detail = failovers.length > 0 ? `; tried ${failovers.map((f) => `${f.agent} (${f.reason})`).join(", ")}` : "";
       throw new NoWorkerError(`no worker of scope "${scope}" can take the ${op === "task" ? "task" : `request ${op}`}${detail}`);

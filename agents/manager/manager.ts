@@ -8,7 +8,7 @@ import { TASK_REPLY_RETENTION_MS, type DelegatedTask, type Grounding } from "../
 import type { Overrides, ScopeGraph } from "../../topology/index.js";
 import { AgentsDirectory, type AgentInfo } from "./agents-directory.js";
 import { AuditLog } from "./audit-log.js";
-import { dispatchTask, type Dispatched } from "./dispatch.js";
+import { dispatchTask, replicaJoins, type Dispatched, type DispatchOptions } from "./dispatch.js";
 import type { MultiHopResult } from "./answer/result.js";
 import { askQuestion, type AskOptions } from "./answer/ask.js";
 import { ScopeMap } from "./scope-map.js";
@@ -16,7 +16,6 @@ import { Journal, type Unfinished } from "./journal.js";
 import { crashPoint } from "./crash-points.js";
 import { newQuestionId } from "./question-id.js";
 import { delegationEntry, skippedStepEntry } from "./manifest-entries.js";
-import { setTimeout as sleep } from "node:timers/promises";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
@@ -28,6 +27,8 @@ export interface ManagerOptions {
   root?: string;
   overrides?: Overrides;
   validation?: Partial<ValidationPolicy>;
+  /** JOIN_GRACE_MS unless given (tests shorten it). */
+  joinGraceMs?: number;
   logger: Logger;
 }
 
@@ -41,13 +42,19 @@ export const PROTOCOL_WITH_EVIDENCE = "2.0";
 const BEST_SCOPE_TIMEOUT_MS = 5_000;
 /** How long a resumed task waits for its scope's workers to re-join the new manager. */
 export const RESUME_WAIT_MS = 30_000;
-const RESUME_POLL_MS = 100;
 /** An acknowledgement is one small request; a worker that misses it forgets the reply after its retention. */
 const ACK_TIMEOUT_MS = 5_000;
 /** Recent tasks whose dispatch the manager remembers after they are done (see `recent`). */
 export const RECENT_TASKS = 10_000;
 /** A resumed task gets at least this long, whatever was left of its own timeout. */
 const RESUME_MIN_TIMEOUT_MS = 30_000;
+/**
+ * For this long after a manager starts, a task for a scope none of whose workers has joined it yet waits
+ * for one (up to its own timeout) instead of failing with "no worker": a restarted manager hears from the
+ * fleet's workers within a gossip period or two, and a task sent in that gap is not refused. Later, a
+ * scope with no worker is refused at once.
+ */
+export const JOIN_GRACE_MS = 15_000;
 
 export class Manager {
   readonly directory: AgentsDirectory;
@@ -70,6 +77,7 @@ export class Manager {
   private readonly logger: Logger;
   /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
   private readonly policy: Readonly<ValidationPolicy>;
+  private readonly startedAt = Date.now();
 
   constructor(private readonly options: ManagerOptions) {
     this.policy = resolvePolicy(options.validation);
@@ -152,8 +160,7 @@ export class Manager {
 
   private async resumeOne(entry: Unfinished): Promise<DelegationResult> {
     // The fleet's workers re-join the new manager within a gossip period or two: wait for the one that had it.
-    const until = Date.now() + RESUME_WAIT_MS;
-    while (Date.now() < until && !this.directory.replicas(entry.scope, new Set()).some((a) => a.id === entry.agent || entry.agent === undefined)) await sleep(RESUME_POLL_MS);
+    await replicaJoins(this.options.node, () => this.directory.replicas(entry.scope, new Set()).some((a) => a.id === entry.agent || entry.agent === undefined), Date.now() + RESUME_WAIT_MS);
     const preferred = this.directory.replicas(entry.scope, new Set()).some((a) => a.id === entry.agent) ? { accept: (a: AgentInfo) => a.id === entry.agent } : {};
     const remaining = entry.timeout_ms ? Math.max(RESUME_MIN_TIMEOUT_MS, entry.accepted_at + entry.timeout_ms - Date.now()) : undefined;
     return this.runDelegation(entry.task, { scope: entry.scope, messageId: entry.message_id, ...(remaining ? { timeoutMs: remaining } : {}), ...preferred });
@@ -193,7 +200,8 @@ export class Manager {
 
   private async runDelegation(task: DelegatedTask, target: { scope: string; timeoutMs?: number; signal?: AbortSignal; messageId: string; accept?: (a: AgentInfo) => boolean }): Promise<DelegationResult> {
     const signal = target.signal ? { signal: target.signal } : {};
-    const first = await this.dispatchAndValidate(task, target.scope, { ...signal, messageId: target.messageId, onAgent: (a) => {
+    const grace = this.startedAt + (this.options.joinGraceMs ?? JOIN_GRACE_MS);
+    const first = await this.dispatchAndValidate(task, target.scope, { ...signal, ...(Date.now() < grace ? { awaitReplicaUntil: grace } : {}), messageId: target.messageId, onAgent: (a) => {
           this.journal.dispatched(task.id, a.id);
           this.sentTo.set(task.id, { agent: a.id, messageId: target.messageId });
         }, ...(target.accept ? { accept: target.accept } : {}) }, target.timeoutMs);
@@ -219,7 +227,7 @@ export class Manager {
     return askQuestion({ node, directory: this.directory, scopeMap: this.scopeMap, audit: this.audit, logger: this.logger, readFile: root ? async (path) => this.sources.read(path) : null, validate: (task, dispatched) => this.validate(task, dispatched) }, question, { ...options, id: options.id ?? newTaskId() });
   }
 
-  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: { exclude?: Set<string>; accept?: (a: AgentInfo) => boolean; signal?: AbortSignal; messageId?: string; onAgent?: (a: AgentInfo) => void }, timeoutMs?: number): Promise<DelegationResult> {
+  private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: Omit<DispatchOptions, "timeoutMs">, timeoutMs?: number): Promise<DelegationResult> {
     const dispatched = await dispatchTask(this.options.node, this.directory, scope, task, { ...extra, ...(timeoutMs ? { timeoutMs } : {}) }, this.logger);
     return { ...dispatched, verdict: await this.validate(task, dispatched) };
   }
