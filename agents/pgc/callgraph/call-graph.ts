@@ -10,6 +10,7 @@ import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js"
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf } from "./class-bases.js";
 import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
+import { indexCallers, lastPart } from "./caller-index.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
@@ -186,8 +187,13 @@ export class CallGraph {
 
   /** How many of the scope's functions call an exit's callee (exit-counts.ts), counted once, on first use. */
   callersOfExit(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): number {
+    return this.callersOfExitKey(exitKey(exit));
+  }
+
+  /** callersOfExit by the exit's key (exitKey), for a caller that has it already. */
+  callersOfExitKey(key: string): number {
     this.fanIn ??= exitFanIn(this.exits.values());
-    return this.fanIn.get(exitKey(exit)) ?? 0;
+    return this.fanIn.get(key) ?? 0;
   }
 
   /**
@@ -196,11 +202,12 @@ export class CallGraph {
    * it names leaving the scope (`receiver_class`) or the field it goes through (`field`).
    */
   callersOf(target: string): CallerOf[] {
-    const out: CallerOf[] = [];
-    for (const [from, edges] of this.out) for (const e of edges) if (!e.defines && (lastPart(e.callee) === target || e.bound?.field === target)) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, to: this.nodes[e.to] as GraphNode, ...(e.bound ? { field: e.bound.field } : {}) });
-    for (const [from, edges] of this.exits) for (const e of edges) if (e.target === target) out.push({ node: this.nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}) });
-    return out.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
+    this.callerIndex ??= indexCallers(this.nodes, this.out, this.exits);
+    return (this.callerIndex.get(target) ?? []).map((caller) => ({ ...caller }));
   }
+
+  /** Every call by the names callersOf answers for (caller-index.ts), made on the first such question. */
+  private callerIndex: Map<string, CallerOf[]> | null = null;
 
   /** The innermost node whose lines hold `line` of `file`. */
   enclosing(file: string, line: number): GraphNode | null {
@@ -296,9 +303,4 @@ export class CallGraph {
     if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class)) list.push(edge);
     this.exits.set(from, list);
   }
-}
-
-/** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
-export function lastPart(callee: string): string {
-  return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }

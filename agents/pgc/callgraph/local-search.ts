@@ -1,7 +1,7 @@
 // A worker's part of the distributed search: from an entry function, follow the calls inside the scope
 // best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
 // collect the paths' exits — calls into other scopes — with the same score.
-import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, gain, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { exitKey } from "./exit-counts.js";
@@ -183,24 +183,42 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
   return leadsOf(graph, question, reached, matchExit);
 }
 
+/** Each exit edge's key (exitKey), made once: a graph's edges live as long as the graph. */
+const exitKeys = new WeakMap<ExitEdge, string>();
+
+function keyOf(exit: ExitEdge): string {
+  let key = exitKeys.get(exit);
+  if (key === undefined) exitKeys.set(exit, (key = exitKey(exit)));
+  return key;
+}
+
+/**
+ * The paths' leads: each exit once, by the path reaching it worth most, and the paths worth ending on.
+ * Hundreds of reached functions make thousands of (function, exit) pairs, most of them beaten by another
+ * path to the same exit: a pair's score is worked out first and its lead built only when it is the best so
+ * far. A lead's coverage is the path's plus what the exit's name adds (`gain`), with no coverage map made.
+ */
 function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[], matchExit: ExitMatcher): RawLead[] {
   const exits = new Map<string, RawLead>();
   const endings: RawLead[] = [];
   for (const state of reached) {
+    const share = coverageShare(question, state.covered);
     for (const exit of graph.exitsOf(state.node.id)) {
       const matches = matchExit(exit);
-      const score = stepScore(question, matches, state.covered) - DEPTH_COST * state.depth;
-      const key = exitKey(exit);
-      const lead: RawLead = { end: state, exit: { ...exit, matches }, score: Math.max(0, score), coverage: coverageShare(question, cover(state.covered, matches)) };
+      const score = Math.max(0, stepScore(question, matches, state.covered) - DEPTH_COST * state.depth);
+      const key = keyOf(exit);
       const known = exits.get(key);
-      if (!known || lead.score > known.score) exits.set(key, lead);
+      if (known && score <= known.score) continue;
+      exits.set(key, { end: state, exit: { ...exit, matches }, score, coverage: share + gain(question, matches, state.covered) });
     }
     // A path worth ending on: its last function adds to the question (a path of only an entry always counts).
-    if (state.parent === null || state.score > 0) endings.push({ end: state, exit: null, score: state.score, coverage: coverageShare(question, state.covered) });
+    if (state.parent === null || state.score > 0) endings.push({ end: state, exit: null, score: state.score, coverage: share });
   }
   // Exits that score alike are ordered by how few of the scope's functions call their callee: the next step
-  // of one flow before a helper called from everywhere.
-  const fanIn = (lead: RawLead) => graph.callersOfExit(lead.exit as ExitEdge);
+  // of one flow before a helper called from everywhere (counted once a lead, not at every comparison).
+  const fanIns = new Map<RawLead, number>();
+  for (const [key, lead] of exits) fanIns.set(lead, graph.callersOfExitKey(key));
+  const fanIn = (lead: RawLead) => fanIns.get(lead) as number;
   const byScore = (a: RawLead, b: RawLead) => b.score - a.score || fanIn(a) - fanIn(b) || a.end.depth - b.end.depth;
   const worth = (l: RawLead) => l.end.value - DEPTH_COST * l.end.depth;
   const byWorth = (a: RawLead, b: RawLead) => worth(b) - worth(a) || a.end.depth - b.end.depth;

@@ -523,6 +523,34 @@ describe("the call graph of C code", () => {
     expect(ranked.indexOf("dma_alloc_coherent")).toBeLessThan(Math.max(0, ranked.indexOf("dma_free_coherent")) + 1);
   });
 
+  it("answers who calls a name from an index made once: every call a scan of the scope's calls finds, by file and line, each answer a copy of its own", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    const graph = new CallGraph(pgc.data);
+    const key = (c: { node: { qualified: string; file_path: string }; line: number; callee: string; field?: string }) => `${c.node.file_path}:${c.line} ${c.node.qualified} ${c.callee} ${c.field ?? ""}`;
+    // The reference: every call of every function, scanned for the name.
+    const scan = (name: string) => {
+      const found: string[] = [];
+      for (const node of graph.nodes) {
+        for (const e of graph.callsOf(node.id)) if (!e.defines && (/[A-Za-z_$][\w$]*$/.exec(e.callee)?.[0] === name || e.bound?.field === name)) found.push(key({ node, line: e.line, callee: e.callee, ...(e.bound ? { field: e.bound.field } : {}) }));
+        for (const e of graph.exitsOf(node.id)) if (e.target === name) found.push(key({ node, line: e.line, callee: e.callee, ...(e.via === "field" ? { field: e.target } : {}) }));
+      }
+      return found.sort();
+    };
+    const names = new Set(graph.nodes.flatMap((n) => [...graph.callsOf(n.id).map((e) => /[A-Za-z_$][\w$]*$/.exec(e.callee)?.[0] ?? e.callee), ...graph.exitsOf(n.id).map((e) => e.target)]));
+    expect(names.size).toBeGreaterThan(20);
+    for (const name of [...names, "no_such_function"]) {
+      const callers = graph.callersOf(name);
+      expect(callers.map(key).sort(), name).toEqual(scan(name));
+      const order = callers.map((c) => [c.node.file_path, c.line] as const);
+      expect(order, name).toEqual([...order].sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]));
+    }
+    // A caller that changes what it was given changes nothing for the next one asking.
+    const [first] = graph.callersOf("e1000_setup_ring");
+    expect(first).toBeDefined();
+    first!.line = -1;
+    expect(graph.callersOf("e1000_setup_ring")[0]?.line).toBeGreaterThan(0);
+  });
+
   it("orders exits that score alike by how few of the scope's functions call their callee: a flow's next step before a helper called from everywhere", async () => {
     const pgc = await open(corpus, "sched", ["sched/"]);
     const graph = new CallGraph(pgc.data);

@@ -1,0 +1,35 @@
+// "Who calls this name here?" is asked of a scope at every step of a climb and for every "who calls"
+// question; scanning all of the scope's calls each time was most of a callers request. The calls are
+// indexed by the names they answer for once, on the first such question (a scope's graph does not change).
+import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
+
+/**
+ * Each name's callers: a call inside the scope under its callee's last name part and under the field (or
+ * pseudo-field) it goes through, a call leaving the scope under its target; each list by file and line,
+ * calls inside the scope first among equals.
+ */
+export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<number, readonly LocalEdge[]>, exits: ReadonlyMap<number, readonly ExitEdge[]>): Map<string, CallerOf[]> {
+  const index = new Map<string, CallerOf[]>();
+  const add = (name: string, caller: CallerOf) => {
+    const list = index.get(name);
+    if (list) list.push(caller);
+    else index.set(name, [caller]);
+  };
+  for (const [from, edges] of out) {
+    for (const e of edges) {
+      if (e.defines) continue;
+      const caller: CallerOf = { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, to: nodes[e.to] as GraphNode, ...(e.bound ? { field: e.bound.field } : {}) };
+      const name = lastPart(e.callee);
+      add(name, caller);
+      if (e.bound && e.bound.field !== name) add(e.bound.field, caller);
+    }
+  }
+  for (const [from, edges] of exits) for (const e of edges) add(e.target, { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}) });
+  for (const list of index.values()) list.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
+  return index;
+}
+
+/** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
+export function lastPart(callee: string): string {
+  return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
+}
