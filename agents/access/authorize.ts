@@ -74,7 +74,7 @@ export function managerAuthorizer(policy: AccessPolicy, scopes: () => readonly s
 }
 
 /** The ops of a worker, as the policy names them: its search and evidence ops are asking, a task is delegating. */
-const WORKER_OPS: Record<string, PolicyOp> = { task: "delegate", ask: "ask", entry: "ask", expand: "ask", references: "ask", verify: "ask" };
+const WORKER_OPS: Record<string, PolicyOp> = { task: "delegate", ask: "ask", entry: "ask", expand: "ask", expand_batch: "ask", references: "ask", verify: "ask" };
 
 /** A worker's authorizer: the fleet's key (its manager) may do everything; another key what the policy grants on this scope. */
 export function workerAuthorizer(policy: AccessPolicy, scope: string, onRefused: (r: Refusal) => void): Authorizer {

@@ -192,3 +192,32 @@ export const parseEntryArgs = (value: unknown): EntryArgs => (isPlainEntryArgs(v
 export const parseEntryResult = (value: unknown): EntryResult => (isPlainEntryResult(value) ? (value as EntryResult) : parseWith(EntryResultSchema, "EntryResult", value));
 export const parseExpandArgs = (value: unknown): ExpandArgs => (isPlainExpandArgs(value) ? (value as ExpandArgs) : parseWith(ExpandArgsSchema, "ExpandArgs", value));
 export const parseExpandResult = (value: unknown): ExpandResult => (isPlainExpandResult(value) ? (value as ExpandResult) : parseWith(ExpandResultSchema, "ExpandResult", value));
+
+/** Expansions one `expand_batch` request carries at most (a request's CPU on the worker stays bounded). */
+export const MAX_EXPAND_BATCH = 16;
+
+/** `expand_batch`: several expansions of one scope, sent together (DELEGATION.md §13.3). */
+export const ExpandBatchArgsSchema = z.strictObject({ items: z.array(ExpandArgsSchema).min(1).max(MAX_EXPAND_BATCH) });
+
+export type ExpandBatchArgs = z.output<typeof ExpandBatchArgsSchema>;
+
+function isPlainExpandBatchArgs(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const items = (value as { items?: unknown }).items;
+  return keys.length === 1 && keys[0] === "items" && Array.isArray(items) && items.length >= 1 && items.length <= MAX_EXPAND_BATCH && items.every(isPlainExpandArgs);
+}
+
+export const parseExpandBatchArgs = (value: unknown): ExpandBatchArgs => (isPlainExpandBatchArgs(value) ? (value as ExpandBatchArgs) : parseWith(ExpandBatchArgsSchema, "ExpandBatchArgs", value));
+
+const ExpandBatchResultSchema = z.strictObject({ results: z.array(z.unknown()).max(MAX_EXPAND_BATCH) });
+
+/**
+ * An `expand_batch` answer: `{ results }`, one ExpandResult per item, in the items' order (a count that
+ * differs is a schema error). Each result is checked as an `expand` answer is (parseExpandResult) where used.
+ */
+export function parseExpandBatchResult(value: unknown, items: number): unknown[] {
+  const { results } = parseWith(ExpandBatchResultSchema, "ExpandBatchResult", value);
+  if (results.length !== items) return parseWith(ExpandBatchResultSchema.refine(() => false, { message: `expected ${items} results, got ${results.length}`, path: ["results"] }), "ExpandBatchResult", value).results;
+  return results;
+}

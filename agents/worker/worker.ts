@@ -2,7 +2,7 @@
 // Ops: `task` (DelegatedTask → TaskResponse), `ask` (seed `ask --json` shape), `references` (code facts).
 import type { Logger } from "pino";
 import type { MeshNode, RequestContext } from "../../bus/index.js";
-import { encodeAskResult, parseEntryArgs, parseExpandArgs, ProtocolSchemaError, PROTOCOL_VERSIONS, TASK_REPLY_RETENTION_MS } from "../protocol/index.js";
+import { encodeAskResult, parseEntryArgs, parseExpandArgs, parseExpandBatchArgs, ProtocolSchemaError, PROTOCOL_VERSIONS, TASK_REPLY_RETENTION_MS, type ExpandResult } from "../protocol/index.js";
 import type { Executor, ScopeInfo } from "./executor.js";
 import { handleTask } from "./handle-task.js";
 import type { ScopeKnowledge } from "./knowledge.js";
@@ -97,6 +97,14 @@ export function serveWorker(parts: WorkerParts): void {
     return search.entry(parsed.question, parsed.top_k);
   });
   node.handle("expand", (args: unknown) => searchOf(knowledge).expand(searchArgs(() => parseExpandArgs(args))));
+  // Several expansions in one request, answered in order, one after another (they share the question's caches).
+  node.handle("expand_batch", async (args: unknown) => {
+    const search = searchOf(knowledge);
+    const { items } = searchArgs(() => parseExpandBatchArgs(args));
+    const results: ExpandResult[] = [];
+    for (const item of items) results.push(await search.expand(item));
+    return { results };
+  });
   node.handle("verify", (args: unknown) => {
     const parsed = verifyArgsSchema.safeParse(args);
     if (!parsed.success) throw Object.assign(new Error(`invalid verify arguments: ${parsed.error.issues[0]?.message ?? "?"}`), { code: "INVALID_TASK" });

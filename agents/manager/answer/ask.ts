@@ -9,6 +9,7 @@ import type { AgentsDirectory } from "../agents-directory.js";
 import type { AuditLog } from "../audit-log.js";
 import { crashPoint } from "../crash-points.js";
 import { dispatchOp, dispatchTask, type Dispatched } from "../dispatch.js";
+import { batchExpands } from "../search/expand-batch.js";
 import { ENTRY_TIMEOUT_MS } from "../entry/entry-round.js";
 import { restrictOwnership } from "../ownership.js";
 import type { ScopeMap } from "../scope-map.js";
@@ -79,10 +80,11 @@ export async function askQuestion(ctx: AskContext, question: string, options: As
         ownership,
         surface: ctx.scopeMap.surface(),
         askEntry: async (scope, args) => (await dispatchOp(node, ctx.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, ctx.logger)).result,
-        expand: async (scope, args, trail) => {
-          const { result: expanded, agent, failovers } = await dispatchOp(node, ctx.directory, scope, "expand", args, { trail, traceId: id }, ctx.logger);
+        // Expansions asked of one scope at once go as one request (search/expand-batch.ts).
+        expand: batchExpands(async (scope, op, args, trail) => {
+          const { result: expanded, agent, failovers } = await dispatchOp(node, ctx.directory, scope, op, args, { trail, traceId: id }, ctx.logger);
           return { result: expanded, agent: agent.id, failovers: failovers.length };
-        },
+        }).expand,
         hashSources: {
           readFile: ctx.readFile,
           verifyRemote: undefined,

@@ -13,7 +13,8 @@ import { MultiHopError } from "../../../agents/manager/answer/result.js";
 import { serveManager } from "../../../agents/manager/serve-manager.js";
 import { ValidationPolicyError } from "../../../agents/manager/validation/index.js";
 import { C_KERNEL_DIR } from "../../fixtures/fixture-paths.js";
-import { citationHash } from "../../../agents/protocol/index.js";
+import { citationHash, MAX_EXPAND_BATCH } from "../../../agents/protocol/index.js";
+import { parseQuestion } from "../../../agents/search/question.js";
 import { expected, TestFleet } from "../../helpers/fleet.js";
 
 const fleet = new TestFleet();
@@ -138,6 +139,23 @@ describe("the manager over the demo kernel", () => {
     expect(result.answer).toMatch(/^No chain found/);
     // Why it stopped is a decision of its own, in the answer's audit record as in its text.
     expect(result.decisions?.at(-1)).toMatchObject({ at: "end", detail: expect.stringMatching(/^no chain reported: the question matches no code well enough to start/) });
+  });
+
+  it("has a worker answer expand_batch as it answers each expand, in order, and refuse a batch that breaks the schema", async () => {
+    const worker = manager.listAgents().find((a) => a.scope === "mm")?.id as string;
+    const question = parseQuestion("How does alloc_pages wake kswapd?");
+    const items = [
+      { question, mode: "forward", from: { symbol: "alloc_pages" }, covered: {} },
+      { question, mode: "callers", from: { symbol: "wakeup_kswapd" }, covered: {} },
+      { question, mode: "forward", from: { symbol: "no_such_function" }, covered: {} },
+    ];
+    const batch = (await managerNode.request(worker, "expand_batch", { items })) as { results: { resolved: boolean }[] };
+    const one = await Promise.all(items.map((item) => managerNode.request(worker, "expand", item)));
+    expect(batch.results).toEqual(one);
+    expect(batch.results.map((r) => r.resolved)).toEqual([true, true, false]);
+    await expect(managerNode.request(worker, "expand_batch", { items, extra: 1 })).rejects.toMatchObject({ code: "INVALID_TASK" });
+    await expect(managerNode.request(worker, "expand_batch", { items: [] })).rejects.toMatchObject({ code: "INVALID_TASK" });
+    await expect(managerNode.request(worker, "expand_batch", { items: Array.from({ length: MAX_EXPAND_BATCH + 1 }, () => items[0]) })).rejects.toMatchObject({ code: "INVALID_TASK" });
   });
 
   it("cannot loop in the kernel ↔ mm cycle, with a large budget", async () => {
