@@ -1,11 +1,15 @@
 // A hand-written check of the envelopes on the hot path (request, reply with a result, ping, pong, cancel)
 // that accepts only what the zod schemas of schema.ts accept, and leaves nothing for them to strip: an
-// envelope it passes is returned as msgpack decoded it. Anything else (an unknown field, `auth`, a NACK, a
-// HELLO, any defect) goes through zod, which alone says what is wrong. zod costs several µs a message;
+// envelope it passes is returned as msgpack decoded it. Anything else (an unknown field, a NACK, a HELLO,
+// any defect) goes through zod, which alone says what is wrong. A secured fleet signs every request
+// (`auth`, PROTOCOL.md §11b), so a well-formed `auth` is checked here too. zod costs several µs a message;
 // this costs a fraction of one. Bounds on strings are on .length (UTF-16 units, never fewer than zod's count).
 import { SENDER_ID_PATTERN, type DecodedHeader } from "./schema.js";
 
-const HEADER_FIELDS: ReadonlySet<string> = new Set(["v", "kind", "id", "from", "inc", "corr", "deadline", "hops", "max_hops", "path", "trace", "body"]);
+const HEADER_FIELDS: ReadonlySet<string> = new Set(["v", "kind", "id", "from", "inc", "corr", "deadline", "hops", "max_hops", "path", "trace", "auth", "body"]);
+/** A CURVE public key in Z85, as schema.ts's `auth.key` has it. */
+const Z85_KEY = /^[0-9a-zA-Z.\-:+=^!/*?&<>()[\]{}@%$#]{40}$/;
+const AUTH_MAC_BYTES = 32;
 const MAX_KIND_CHARS = 32;
 const MAX_ID_CHARS = 64;
 const MAX_TRACE_CHARS = 64;
@@ -36,6 +40,14 @@ function isPath(value: unknown): boolean {
   return true;
 }
 
+/** `auth` of exactly `{ key, mac }`: a Z85 key and 32 bytes of MAC (msgpack bin), nothing zod would drop. */
+function isAuth(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) if (key !== "key" && key !== "mac") return false;
+  const mac = value["mac"];
+  return typeof value["key"] === "string" && Z85_KEY.test(value["key"]) && mac instanceof Uint8Array && mac.length === AUTH_MAC_BYTES;
+}
+
 /** Every header field zod would check, and none it would drop; absent optional fields are fine, null ones are not. */
 export function isPlainHeader(raw: unknown): raw is DecodedHeader {
   if (!isPlainObject(raw)) return false;
@@ -52,7 +64,8 @@ export function isPlainHeader(raw: unknown): raw is DecodedHeader {
     (!("hops" in raw) || isCount(raw["hops"], MAX_HOPS_VALUE)) &&
     (!("max_hops" in raw) || isCount(raw["max_hops"], MAX_HOPS_VALUE)) &&
     (!("path" in raw) || isPath(raw["path"])) &&
-    (!("trace" in raw) || isText(raw["trace"], 0, MAX_TRACE_CHARS))
+    (!("trace" in raw) || isText(raw["trace"], 0, MAX_TRACE_CHARS)) &&
+    (!("auth" in raw) || isAuth(raw["auth"]))
   );
 }
 

@@ -19,6 +19,9 @@ const request = {
   body: { op: "echo", args: { text: "hi" } },
 };
 
+/** A CURVE public key in Z85 (40 characters), as a signed request's `auth.key` carries it. */
+const KEY = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7";
+
 /** Each variant: the request above with some fields replaced (undefined removes the field). */
 const headerVariants: Record<string, unknown>[] = [
   {},
@@ -48,6 +51,12 @@ const headerVariants: Record<string, unknown>[] = [
   { trace: 7 },
   { body: undefined },
   { auth: { key: "k", mac: new Uint8Array(32) } },
+  { auth: { key: KEY, mac: new Uint8Array(32) } },
+  { auth: { key: KEY, mac: new Uint8Array(31) } },
+  { auth: { key: KEY, mac: new Uint8Array(32), extra: 1 } },
+  { auth: { key: KEY } },
+  { auth: { key: `${KEY.slice(1)} `, mac: new Uint8Array(32) } },
+  { auth: null },
 ];
 
 const bodyVariants: [MessageKind, unknown][] = [
@@ -90,7 +99,7 @@ describe("shape check of hot envelopes", () => {
       expect(parsed.success, JSON.stringify(change)).toBe(true);
       expect(parsed.data, JSON.stringify(change)).toStrictEqual(raw);
     }
-    expect(passed).toBe(4);
+    expect(passed).toBe(5);
   });
 
   it("passes a body only when zod accepts it unchanged", () => {
