@@ -9,3 +9,5 @@ export const MAX_SEARCH_LEADS = 64;
 export const MAX_CALL_SITE_CHARS = 400;
 /** Struct fields reported per entry at most. */
 export const MAX_ENTRY_FIELDS = 8;
+/** Expansions one `expand_batch` request carries at most (a request's CPU on the worker stays bounded). */
+export const MAX_EXPAND_BATCH = 16;

@@ -9,6 +9,7 @@ import {
   MAX_CALL_SITE_CHARS,
   MAX_ENTRY_CANDIDATES,
   MAX_ENTRY_FIELDS,
+  MAX_EXPAND_BATCH,
   MAX_EXPAND_DEPTH,
   MAX_QUESTION_TERMS,
   MAX_SEARCH_LEADS,
@@ -118,4 +119,10 @@ export function isPlainExpandArgs(v: unknown): boolean {
   const covered = v["covered"];
   for (const key in covered) if (!finite(covered[key], 0, 1)) return false;
   return optional(v, "max_depth", (d) => int(d, 0, MAX_EXPAND_DEPTH));
+}
+
+const BATCH_KEYS = new Set(["items"]);
+/** Expand-batch arguments their zod schema would return unchanged: 1..MAX_EXPAND_BATCH items, each plain expand arguments. */
+export function isPlainExpandBatchArgs(v: unknown): boolean {
+  return isPlain(v) && keysWithin(v, BATCH_KEYS) && Array.isArray(v["items"]) && v["items"].length >= 1 && v["items"].length <= MAX_EXPAND_BATCH && v["items"].every(isPlainExpandArgs);
 }

@@ -5,10 +5,11 @@ import { z } from "zod";
 import { lineNumberField, listField, relativePathField, sha256Field, textField } from "./fields.js";
 import { parseWith } from "./parse.js";
 
-import { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS } from "./search-limits.js";
-import { isPlainEntryArgs, isPlainEntryResult, isPlainExpandArgs, isPlainExpandResult } from "./search-shape.js";
+import { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_BATCH, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS } from "./search-limits.js";
+import { isPlainEntryArgs, isPlainEntryResult, isPlainExpandArgs, isPlainExpandBatchArgs, isPlainExpandResult } from "./search-shape.js";
+import { ProtocolSchemaError } from "./errors.js";
 
-export { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS };
+export { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_BATCH, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS };
 
 const nameField = textField(300, 1);
 
@@ -193,20 +194,10 @@ export const parseEntryResult = (value: unknown): EntryResult => (isPlainEntryRe
 export const parseExpandArgs = (value: unknown): ExpandArgs => (isPlainExpandArgs(value) ? (value as ExpandArgs) : parseWith(ExpandArgsSchema, "ExpandArgs", value));
 export const parseExpandResult = (value: unknown): ExpandResult => (isPlainExpandResult(value) ? (value as ExpandResult) : parseWith(ExpandResultSchema, "ExpandResult", value));
 
-/** Expansions one `expand_batch` request carries at most (a request's CPU on the worker stays bounded). */
-export const MAX_EXPAND_BATCH = 16;
-
 /** `expand_batch`: several expansions of one scope, sent together (DELEGATION.md §13.3). */
 export const ExpandBatchArgsSchema = z.strictObject({ items: z.array(ExpandArgsSchema).min(1).max(MAX_EXPAND_BATCH) });
 
 export type ExpandBatchArgs = z.output<typeof ExpandBatchArgsSchema>;
-
-function isPlainExpandBatchArgs(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  const items = (value as { items?: unknown }).items;
-  return keys.length === 1 && keys[0] === "items" && Array.isArray(items) && items.length >= 1 && items.length <= MAX_EXPAND_BATCH && items.every(isPlainExpandArgs);
-}
 
 export const parseExpandBatchArgs = (value: unknown): ExpandBatchArgs => (isPlainExpandBatchArgs(value) ? (value as ExpandBatchArgs) : parseWith(ExpandBatchArgsSchema, "ExpandBatchArgs", value));
 
@@ -218,6 +209,6 @@ const ExpandBatchResultSchema = z.strictObject({ results: z.array(z.unknown()).m
  */
 export function parseExpandBatchResult(value: unknown, items: number): unknown[] {
   const { results } = parseWith(ExpandBatchResultSchema, "ExpandBatchResult", value);
-  if (results.length !== items) return parseWith(ExpandBatchResultSchema.refine(() => false, { message: `expected ${items} results, got ${results.length}`, path: ["results"] }), "ExpandBatchResult", value).results;
+  if (results.length !== items) throw new ProtocolSchemaError("ExpandBatchResult", [{ path: "results", message: `expected ${items} results, got ${results.length}` }]);
   return results;
 }
