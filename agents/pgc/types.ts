@@ -140,6 +140,12 @@ export interface CallSite {
    * pseudo-field `prefix*` (docs/PGC.md, rule 9).
    */
   dispatch?: { prefix: string; line: number };
+  /**
+   * Python, TS/JS: the call is part of a `raise` / `throw` statement (`raise SMTPNotSupportedError(…)`, `throw
+   * new TRPCError({ … })`): it builds what is thrown. A path search follows it only for a question about
+   * errors (docs/PGC.md, rule 10).
+   */
+  raises?: true;
 }
 
 /**

@@ -262,6 +262,21 @@ export function isErrorClass(name: string, bases: Iterable<string> = []): boolea
   return false;
 }
 
+/**
+ * A call in a `raise` / `throw` statement builds the error thrown (`raise SMTPNotSupportedError(…)`, `throw new
+ * TRPCError({ … })`): where the work gives up, not how it is done. A path follows such a call only when the
+ * question asks about errors — it writes error, exception, throw, raise or fail, in any form or inside a name
+ * (`TRPCError`) —, as "what error is thrown when …" ends there.
+ */
+const ERROR_WORDS: ReadonlySet<string> = new Set(tokenize("error exception throw raise fail failure"));
+const errorsMemo = new WeakMap<readonly QuestionTerm[], boolean>();
+
+export function asksAboutErrors(question: Pick<ParsedQuestion, "terms">): boolean {
+  let asks = errorsMemo.get(question.terms);
+  if (asks === undefined) errorsMemo.set(question.terms, (asks = question.terms.some((t) => ERROR_WORDS.has(t.term))));
+  return asks;
+}
+
 /** Matches counted at a fraction of their strength (a prior on the place they are in). */
 export function discounted(matches: readonly TermMatch[], prior: number): TermMatch[] {
   return prior === 1 ? [...matches] : matches.map((m) => ({ ...m, strength: m.strength * prior }));

@@ -238,12 +238,13 @@ export class CallGraph {
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;
+      const raising = call.raises ? { raises: true as const } : {};
       // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
       const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
       const name = call.renamed?.name ?? call.callee;
       const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(name)}`);
       if (reference) {
-        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed });
+        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed, ...raising });
         continue;
       }
       // `html.escape(…)` after `import html`, `dedent(…)` after `from textwrap import dedent`: the standard
@@ -256,24 +257,24 @@ export class CallGraph {
         // prefix, cited at the line of the prefix's literal (where the code names them).
         const line = call.dispatch?.line ?? call.line;
         const family = call.dispatch ? familyOf(this, containerOf(caller)) : null;
-        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(containerOf(node)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site });
-        this.addExit(caller.id, { target: field, callee: call.callee, line, via: "field" });
+        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(containerOf(node)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site, ...raising });
+        this.addExit(caller.id, { target: field, callee: call.callee, line, via: "field", ...raising });
         continue;
       }
       const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(name));
       if (passed?.module !== undefined) {
         // The scope's module only re-exports the name from another scope's (`export { _minLength as minLength } from "../core/index.js"`).
-        this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}) });
+        this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}), ...raising });
         continue;
       }
       const receiverClass = call.receiver_class ?? this.returnedClass(call.receiver_call, caller, index);
       const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file);
       if (resolved.kind === "local") {
         const alias = passed?.alias ? { alias: passed.alias } : renamed;
-        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias });
-        if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member" });
+        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });
+        if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
       } else if (resolved.kind === "member") {
-        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}) });
+        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...raising });
       }
     }
   }
@@ -293,14 +294,21 @@ export class CallGraph {
 
   private addEdge(from: number, edge: LocalEdge): void {
     const list = this.out.get(from) ?? [];
-    if (!list.some((e) => e.to === edge.to)) list.push(edge);
+    keepOnce(list, edge, (e) => e.to === edge.to);
     this.out.set(from, list);
   }
 
   private addExit(from: number, edge: ExitEdge): void {
     const list = this.exits.get(from) ?? [];
     // `this.seen.get(…)` on a Map and `this.registry.get(…)` on a `Registry` are two exits: the class says which `get`.
-    if (!list.some((e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class)) list.push(edge);
+    keepOnce(list, edge, (e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class);
     this.exits.set(from, list);
   }
+}
+
+/** One edge per callee: the first call, unless only a raising call was known so far (a plain call of it says more). */
+function keepOnce<E extends { raises?: true }>(list: E[], edge: E, same: (e: E) => boolean): void {
+  const at = list.findIndex(same);
+  if (at < 0) list.push(edge);
+  else if ((list[at] as E).raises && !edge.raises) list[at] = edge;
 }

@@ -1,7 +1,7 @@
 // A worker's part of the distributed search: from an entry function, follow the calls inside the scope
 // best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
 // collect the paths' exits — calls into other scopes — with the same score.
-import { coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, gain, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { asksAboutErrors, coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, gain, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { exitKey } from "./exit-counts.js";
@@ -161,6 +161,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
   }
   const seen = new Set<number>();
   const reached: Reached[] = [];
+  const followRaises = asksAboutErrors(question);
   while (heap.size > 0 && reached.length < LOCAL_SEARCH_BUDGET) {
     const state = heap.pop() as Reached;
     if (seen.has(state.node.id)) continue;
@@ -170,7 +171,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
     reached.push(state);
     if (state.depth >= maxDepth) continue;
     for (const edge of graph.callsOf(state.node.id)) {
-      if (seen.has(edge.to)) continue;
+      if (seen.has(edge.to) || (edge.raises && !followRaises)) continue;
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
@@ -201,9 +202,11 @@ function keyOf(exit: ExitEdge): string {
 function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[], matchExit: ExitMatcher): RawLead[] {
   const exits = new Map<string, RawLead>();
   const endings: RawLead[] = [];
+  const followRaises = asksAboutErrors(question);
   for (const state of reached) {
     const share = coverageShare(question, state.covered);
     for (const exit of graph.exitsOf(state.node.id)) {
+      if (exit.raises && !followRaises) continue;
       const matches = matchExit(exit);
       const score = Math.max(0, stepScore(question, matches, state.covered) - DEPTH_COST * state.depth);
       const key = keyOf(exit);

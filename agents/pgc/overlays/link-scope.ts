@@ -82,14 +82,14 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   const moduleFiles = new Map<string, string>();
   for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
   const calls = parsed.flatMap((file) =>
-    file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed, dispatch }): CallSite => {
+    file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed, dispatch, raises }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard module (`html.escape(…)`), or a name imported from one (`from textwrap import dedent`)
       // that the file has no stand-in for.
       const through = module_member ? (module_member.imported ?? module_member.module) : standIns.has(`${file_path}\0${callee}`) ? undefined : imported_from;
       const standard = through !== undefined && linked.outcomes.get(outcomeKey(file_path, through)) === "standard";
-      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}) };
+      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(raises ? { raises } : {}) };
     }),
   );
   const docs = [...fileDocs, ...scopeDocs];

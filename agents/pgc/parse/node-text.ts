@@ -37,3 +37,19 @@ export function realChildren(node: Node | null): Node[] {
   if (!node) return [];
   return node.namedChildren.filter((child): child is Node => child !== null && child.type !== "comment");
 }
+
+/** Where a search for the statement around a node stops: another statement, a body, a function. */
+const STATEMENT_BOUNDARY = /(?:_statement|_definition|_declaration|^block|^statement_block|^lambda|^arrow_function|^function_expression|^function|^generator_function|^module|^program|^class_body)$/;
+
+/**
+ * True when `node` belongs to a statement of type `statement` (`raise_statement`, `throw_statement`): the
+ * first statement, body or function around it is one. `raise SMTPNotSupportedError(…)`'s call is; a call
+ * in a function defined inside the thrown expression is not.
+ */
+export function inStatementOf(node: Node, statement: string): boolean {
+  for (let at = node.parent; at; at = at.parent) {
+    if (at.type === statement) return true;
+    if (STATEMENT_BOUNDARY.test(at.type)) return false;
+  }
+  return false;
+}

@@ -34,7 +34,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 26: a Python method with nothing to run (it only raises `NotImplementedError`, or an `@abstractmethod` with no body) is `abstract`; a call of it through `self` is an exit as well. */
 /** 27: the tokenizer reads "freed" as free (the stemmer keeps it whole), in documents and questions alike. */
 /** 31: a Python call of a method by a built name (`getattr(self, "do_" + command)()`, or a name assigned it) records the name's literal prefix and its line (`dispatch`). */
-export const STORE_VERSION = 31;
+/** 32: a Python/TS/JS call in a `raise` / `throw` statement says so (`raises`): a path search follows it only for a question about errors. */
+export const STORE_VERSION = 32;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
