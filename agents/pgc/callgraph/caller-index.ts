@@ -31,5 +31,5 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
 
 /** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
 export function lastPart(callee: string): string {
-  return /[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
+  return /#?[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }

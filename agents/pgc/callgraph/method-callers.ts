@@ -17,7 +17,7 @@ export function containerOf(node: GraphNode): string {
 
 /** The last part of a call's receiver as written (`environment` of `self.environment.parse`), if it has one. */
 function receiverOf(callee: string): string | undefined {
-  return /^(.*?)(?:\.|->|::)[A-Za-z_$][\w$]*$/.exec(callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1);
+  return /^(.*?)(?:\.|->|::)#?[A-Za-z_$][\w$]*$/.exec(callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1);
 }
 
 /**

@@ -65,12 +65,13 @@ const SELF_RECEIVER = /^(self|this|cls)$/;
 /** `super().m()` (Python), `super.m()` (TS/JS): the parent's `m`, never the caller's own. */
 const SUPER_RECEIVER = /^super(\(\))?$/;
 const CONSTRUCTORS = new Set(["__init__", "constructor"]);
-const NAME = /^[A-Za-z_$][\w$]*$/;
+/** A name, or a TS/JS private member's (`#newResponse`, called `this.#newResponse(…)`). */
+const NAME = /^#?[A-Za-z_$][\w$]*$/;
 const CAPITALISED = /^[A-Z][\w$]*$/;
 
 function split(callee: string): { receiver: string | null; name: string } {
   const text = callee.replace(/^new\s+/, "").replace(/\?\./g, ".").replace(/!/g, "");
-  const match = /^(.*?)(?:\.|->|::)([A-Za-z_$][\w$]*)$/.exec(text);
+  const match = /^(.*?)(?:\.|->|::)(#?[A-Za-z_$][\w$]*)$/.exec(text);
   if (match) return { receiver: match[1] ?? "", name: match[2] ?? "" };
   return { receiver: null, name: text };
 }

@@ -34,10 +34,11 @@ function callDocs(input: LineageInput, outside: ReadonlySet<string>): DocDraft[]
   const docs: DocDraft[] = [];
   for (const file of input.parsed) {
     for (const call of uniqueEdges(file)) {
-      const target = input.symbols.definitionOf(call.callee, call.plain);
+      // A parameter or variable of the caller (`local`) holds a value: no definition of that name is meant.
+      const target = call.local ? null : input.symbols.definitionOf(call.callee, call.plain);
       const where = target
         ? `defined at ${target.file_path}:${target.line_start}`
-        : outside.has(referenceKey(call.file_path, call.line, call.callee)) ? "outside this scope" : "not in this scope (library, builtin or indirect)";
+        : call.local ? "a parameter or variable of the caller (indirect)" : outside.has(referenceKey(call.file_path, call.line, call.callee)) ? "outside this scope" : "not in this scope (library, builtin or indirect)";
       const caller = call.caller ?? "(file scope)";
       const text = `call_chain: ${caller} → ${call.callee} | file:${call.file_path}:${call.line} | callee ${where}`;
       const span = { line_start: call.line, line_end: call.line };
@@ -52,7 +53,7 @@ function callersByCallee(parsed: readonly ParsedFile[]): Map<string, ParsedCall[
   const callers = new Map<string, ParsedCall[]>();
   for (const file of parsed) {
     for (const call of file.calls) {
-      if (!call.plain || call.caller === null) continue;
+      if (!call.plain || call.local || call.caller === null) continue;
       const list = callers.get(call.callee) ?? [];
       list.push(call);
       callers.set(call.callee, list);

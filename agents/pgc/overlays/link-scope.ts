@@ -81,8 +81,10 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   // Where an imported module resolves inside the scope: a call through it names that file.
   const moduleFiles = new Map<string, string>();
   for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
+  // A plain call of a parameter or variable of the calling function (`local`) calls no function of that
+  // name; Python's dispatch through a name assigned a `getattr` (`method()`) is linked by its prefix.
   const calls = parsed.flatMap((file) =>
-    file.calls.map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed, dispatch, raises }): CallSite => {
+    file.calls.filter((call) => !call.local || call.dispatch).map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed, dispatch, raises }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard module (`html.escape(…)`), or a name imported from one (`from textwrap import dedent`)

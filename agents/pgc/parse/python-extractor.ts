@@ -7,6 +7,7 @@ import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport, type ImportBindings } from "./import-bindings.js";
+import { isLocalValue, type LocalValueMemo } from "./local-values.js";
 import { collapse, endLine, headText, inStatementOf, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
@@ -35,6 +36,8 @@ interface PythonState {
   bindings: ImportBindings;
   pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; body: Node | null }[];
   receivers: ReceiverMemo;
+  /** Per function, the names it binds to values (local-values.ts). */
+  locals: LocalValueMemo;
   assignments: AssignmentMemo;
   /** The bodies of the functions that call `getattr`: only their calls may dispatch by a built name. */
   getattrIn: Set<number>;
@@ -67,7 +70,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one Python file into `ctx.out`. */
 export function extractPython(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), assignments: new AssignmentMemo(), getattrIn: new Set(), properties: new PropertyReads() };
+  const state: PythonState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), locals: new Map(), assignments: new AssignmentMemo(), getattrIn: new Set(), properties: new PropertyReads() };
   ctx.out.module_doc = docstringOf(ctx, root);
   for (const capture of queryFor(grammar, "python", PYTHON_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
@@ -181,7 +184,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     file_path: ctx.path,
     line,
     plain: call.plain,
-    local: false,
+    local: call.plain && isLocalValue(call.node, call.callee, "python", state.locals),
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, true),
     ...renamedImport(call.callee, call.plain, bindings),

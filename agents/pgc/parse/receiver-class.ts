@@ -11,7 +11,7 @@ import { CLASS_NAME, classOfAnnotation } from "./annotation-class.js";
 export type ReceiverLanguage = "python" | "ts";
 
 
-const FUNCTION_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
+export const FUNCTION_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
   python: new Set(["function_definition"]),
   ts: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration", "function"]),
 };

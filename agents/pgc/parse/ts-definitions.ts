@@ -7,6 +7,7 @@ import type { ImportBindings } from "./import-bindings.js";
 import { collapse, headText, realChildren } from "./node-text.js";
 import type { PropertyReads } from "./property-reads.js";
 import { returnedClass, type ReceiverMemo } from "./receiver-class.js";
+import type { LocalValueMemo } from "./local-values.js";
 
 /** A call seen during the pass; resolved against the file's imports once all of them are known. */
 export interface PendingCall {
@@ -23,6 +24,8 @@ export interface TsState {
   bindings: ImportBindings;
   pending: PendingCall[];
   receivers: ReceiverMemo;
+  /** Per function, the names it binds to values (local-values.ts). */
+  locals: LocalValueMemo;
   properties: PropertyReads;
 }
 

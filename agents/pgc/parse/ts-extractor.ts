@@ -5,6 +5,7 @@ import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
+import { isLocalValue } from "./local-values.js";
 import { collapse, endLine, headText, inStatementOf, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
@@ -57,7 +58,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 
 /** Extracts one TS/TSX/JS file into `ctx.out`. */
 export function extractTypeScriptFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
-  const state: TsState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), properties: new PropertyReads() };
+  const state: TsState = { ctx, bindings: new Map(), pending: [], receivers: new Map(), locals: new Map(), properties: new PropertyReads() };
   for (const capture of queryFor(grammar, "ts-family", TS_PATTERNS).captures(root)) {
     ctx.stack.advanceTo(capture.node.startIndex);
     HANDLERS[capture.name]?.(state, capture.node);
@@ -271,7 +272,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     file_path: ctx.path,
     line,
     plain: call.plain,
-    local: false,
+    local: call.plain && isLocalValue(call.node, call.callee, "ts", state.locals),
     ...(binding ? { imported_from: binding.module } : {}),
     ...moduleMember(call.callee, call.plain, bindings, false),
     ...renamedImport(call.callee, call.plain, bindings),

@@ -35,7 +35,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 27: the tokenizer reads "freed" as free (the stemmer keeps it whole), in documents and questions alike. */
 /** 31: a Python call of a method by a built name (`getattr(self, "do_" + command)()`, or a name assigned it) records the name's literal prefix and its line (`dispatch`). */
 /** 32: a Python/TS/JS call in a `raise` / `throw` statement says so (`raises`): a path search follows it only for a question about errors. */
-export const STORE_VERSION = 32;
+/** 33: a plain Python/TS/JS call of a parameter or variable of the calling function calls no function of that name (`local`), and `this.#m()` calls the private method `#m`. */
+export const STORE_VERSION = 33;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

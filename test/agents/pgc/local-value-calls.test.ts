@@ -1,0 +1,133 @@
+// A plain call of a parameter or variable of the calling function runs whatever value the name holds,
+// not a function of the scope that happens to share the name (PGC.md, call rule 1): the extraction marks
+// it `local` and the call graph links nothing for it; `this.#m()` calls the private method `#m` (rule 2).
+// Over code written here in the shapes of a middleware composer (Hono's `compose`) and of Python callbacks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pino from "pino";
+import { parseFile } from "../../../agents/pgc/parse/index.js";
+import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
+import { Pgc } from "../../../agents/pgc/pgc.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+
+const COMPOSE = [
+  "export const compose = (middleware, onError) => {",
+  "  return (context, next) => {",
+  "    return dispatch(0);",
+  "    async function dispatch(i) {",
+  "      let handler;",
+  "      if (middleware[i]) handler = middleware[i][0];",
+  "      else handler = next;",
+  "      const res = await handler(context, () => dispatch(i + 1));",
+  "      for (const hook of middleware) hook(res);",
+  "      const finish = (r) => onError(r);",
+  "      return finish(res);",
+  "    }",
+  "  };",
+  "};",
+  "",
+].join("\n");
+
+const APP = [
+  "export class App {",
+  "  #respond(data) {",
+  "    return new Response(data);",
+  "  }",
+  "  json = (object) => this.#respond(JSON.stringify(object));",
+  "  route(path) {",
+  "    return handler(path);",
+  "  }",
+  "}",
+  "export function handler(path) {",
+  "  return path;",
+  "}",
+  "export function hook(res) {",
+  "  return res;",
+  "}",
+  "",
+].join("\n");
+
+const PYTHON = [
+  "def run(callback, items, hook=None):",
+  "    for step in items:",
+  "        step()",
+  "    callback(items)",
+  "    notify = make_notifier()",
+  "    notify(items)",
+  "    finish = lambda: done(items)",
+  "    finish()",
+  "    def inner():",
+  "        callback()",
+  "    inner()",
+  "    return report(items)",
+  "",
+  "def callback(items):",
+  "    return items",
+  "",
+  "def report(items):",
+  "    return len(items)",
+  "",
+].join("\n");
+
+const locals = (calls: readonly { callee: string; local: boolean }[]) => [...new Set(calls.filter((c) => c.local).map((c) => c.callee))].sort();
+
+describe("plain calls of a function's own parameters and variables", () => {
+  it("are local in TS/JS: parameters, let and const values and loop variables of any function around the call", async () => {
+    const parsed = await parseFile({ path: "compose.js", content: COMPOSE, language: "javascript" });
+    expect(locals(parsed.calls)).toEqual(["handler", "hook", "onError"]);
+    // A function defined where it is bound, or declared in the body, is called as itself.
+    expect(parsed.calls.filter((c) => ["dispatch", "finish"].includes(c.callee)).every((c) => !c.local)).toBe(true);
+  });
+
+  it("are local in Python: parameters, assignments and loop variables, not a lambda's name or a nested def", async () => {
+    const parsed = await parseFile({ path: "run.py", content: PYTHON, language: "python" });
+    // `callback()` in `inner` is `run`'s parameter as well (a closure sees it).
+    expect(locals(parsed.calls)).toEqual(["callback", "notify", "step"]);
+    expect(parsed.calls.filter((c) => c.callee === "callback").map((c) => c.local)).toEqual([true, true]);
+    expect(parsed.calls.filter((c) => ["finish", "inner", "report", "make_notifier"].includes(c.callee)).every((c) => !c.local)).toBe(true);
+  });
+});
+
+const SCOPE: Record<string, string> = { "web/compose.js": COMPOSE, "web/app.js": APP, "web/run.py": PYTHON };
+
+describe("the call graph of a scope with such calls", () => {
+  let root: string;
+  let cache: string;
+  let pgc: Pgc;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "mesh-locals-"));
+    cache = mkdtempSync(join(tmpdir(), "mesh-locals-cache-"));
+    for (const [path, text] of Object.entries(SCOPE)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const opened = await openPgc({ scope: "web", root, scopePaths: ["web/"], cacheRoot: cache, logger: pino({ level: "silent" }), threads: 1 });
+    pgc = new Pgc("web", ["web/"], opened);
+  }, 60_000);
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  const callers = async (symbol: string) => {
+    const result = await pgc.search().expand({ question: parseQuestion(`Who calls ${symbol}?`), mode: "callers", from: { symbol }, covered: {} });
+    return result.steps.map((s) => s.qualified).sort();
+  };
+
+  it("links no call of a variable to the scope's function of the same name", async () => {
+    // `App.route` calls the module's `handler`; `dispatch`'s `handler(…)` and `hook(res)` call values.
+    expect(await callers("handler")).toEqual(["App.route"]);
+    expect(await callers("hook")).toEqual([]);
+    expect(await callers("callback")).toEqual([]);
+    expect(await callers("report")).toEqual(["run"]);
+  });
+
+  it("follows `this.#m()` to the private method", async () => {
+    expect(await callers("#respond")).toEqual(["App.json"]);
+    const result = await pgc.search().expand({ question: parseQuestion("How does json build the response?"), mode: "forward", from: { symbol: "App.json" }, covered: {} });
+    const reached = new Set(result.leads.flatMap((l) => l.path.map((i) => result.steps[i]?.qualified)));
+    expect(reached.has("App.#respond")).toBe(true);
+  });
+});
