@@ -141,11 +141,12 @@ export interface CallSite {
    */
   dispatch?: { prefix: string; line: number };
   /**
-   * Python, TS/JS: the call is part of a `raise` / `throw` statement (`raise SMTPNotSupportedError(…)`, `throw
-   * new TRPCError({ … })`): it builds what is thrown. A path search follows it only for a question about
-   * errors (docs/PGC.md, rule 10).
+   * Python, TS/JS: the call is on an error path — part of a `raise` / `throw` statement (`raise
+   * SMTPNotSupportedError(…)`, `throw new TRPCError({ … })`: it builds what is thrown) or in an `except` clause
+   * or `catch` block of its function (it handles what was thrown). A path search follows it only for a
+   * question about errors (docs/PGC.md, rule 10).
    */
-  raises?: true;
+  error_path?: true;
 }
 
 /**

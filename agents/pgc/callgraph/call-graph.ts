@@ -238,7 +238,7 @@ export class CallGraph {
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;
-      const raising = call.raises ? { raises: true as const } : {};
+      const raising = call.error_path ? { error_path: true as const } : {};
       // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
       const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
       const name = call.renamed?.name ?? call.callee;
@@ -306,9 +306,9 @@ export class CallGraph {
   }
 }
 
-/** One edge per callee: the first call, unless only a raising call was known so far (a plain call of it says more). */
-function keepOnce<E extends { raises?: true }>(list: E[], edge: E, same: (e: E) => boolean): void {
+/** One edge per callee: the first call, unless only a call on an error path was known so far (another call of it says more). */
+function keepOnce<E extends { error_path?: true }>(list: E[], edge: E, same: (e: E) => boolean): void {
   const at = list.findIndex(same);
   if (at < 0) list.push(edge);
-  else if ((list[at] as E).raises && !edge.raises) list[at] = edge;
+  else if ((list[at] as E).error_path && !edge.error_path) list[at] = edge;
 }

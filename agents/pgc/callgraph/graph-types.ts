@@ -37,8 +37,8 @@ export interface LocalEdge {
    * `function mutate(…)` inside `createPacedMutations`), and `line` is the callee's first line.
    */
   defines?: true;
-  /** The call is part of a `raise` / `throw` statement (CallSite.raises): it builds what is thrown. */
-  raises?: true;
+  /** The call is on an error path (CallSite.error_path): it builds what is thrown, or handles it. */
+  error_path?: true;
 }
 
 /** A call leaving the scope: the called name, the module it came from when the code says, and where. */
@@ -59,8 +59,8 @@ export interface ExitEdge {
   receiver_class?: string;
   /** The call names the callee by another name a re-export gave it (`checks.minLength(…)` for `_minLength`). */
   alias?: AliasSite;
-  /** The call is part of a `raise` / `throw` statement (CallSite.raises). */
-  raises?: true;
+  /** The call is on an error path (CallSite.error_path). */
+  error_path?: true;
 }
 
 /** A call of a name, as `callersOf` lists it. */

@@ -161,7 +161,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
   }
   const seen = new Set<number>();
   const reached: Reached[] = [];
-  const followRaises = asksAboutErrors(question);
+  const followErrors = asksAboutErrors(question);
   while (heap.size > 0 && reached.length < LOCAL_SEARCH_BUDGET) {
     const state = heap.pop() as Reached;
     if (seen.has(state.node.id)) continue;
@@ -171,7 +171,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
     reached.push(state);
     if (state.depth >= maxDepth) continue;
     for (const edge of graph.callsOf(state.node.id)) {
-      if (seen.has(edge.to) || (edge.raises && !followRaises)) continue;
+      if (seen.has(edge.to) || (edge.error_path && !followErrors)) continue;
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
@@ -202,11 +202,11 @@ function keyOf(exit: ExitEdge): string {
 function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reached: readonly Reached[], matchExit: ExitMatcher): RawLead[] {
   const exits = new Map<string, RawLead>();
   const endings: RawLead[] = [];
-  const followRaises = asksAboutErrors(question);
+  const followErrors = asksAboutErrors(question);
   for (const state of reached) {
     const share = coverageShare(question, state.covered);
     for (const exit of graph.exitsOf(state.node.id)) {
-      if (exit.raises && !followRaises) continue;
+      if (exit.error_path && !followErrors) continue;
       const matches = matchExit(exit);
       const score = Math.max(0, stepScore(question, matches, state.covered) - DEPTH_COST * state.depth);
       const key = keyOf(exit);

@@ -38,18 +38,30 @@ export function realChildren(node: Node | null): Node[] {
   return node.namedChildren.filter((child): child is Node => child !== null && child.type !== "comment");
 }
 
-/** Where a search for the statement around a node stops: another statement, a body, a function. */
+/** Where the statement around a node ends: another statement, a body, a function. */
 const STATEMENT_BOUNDARY = /(?:_statement|_definition|_declaration|^block|^statement_block|^lambda|^arrow_function|^function_expression|^function|^generator_function|^module|^program|^class_body)$/;
+/** Where the code a call runs in ends: a function (or a class or module body). */
+const FUNCTION_BOUNDARY = /(?:^function_definition|^function_declaration|^generator_function_declaration|^method_definition|^lambda|^arrow_function|^function_expression|^function|^generator_function|^module|^program|^class_body|^class_definition)$/;
+
+/** The statement that throws, and the clause that handles what was thrown, by language. */
+const ERROR_SYNTAX = {
+  python: { throws: "raise_statement", handlers: new Set(["except_clause", "except_group_clause"]) },
+  ts: { throws: "throw_statement", handlers: new Set(["catch_clause"]) },
+} as const;
 
 /**
- * True when `node` belongs to a statement of type `statement` (`raise_statement`, `throw_statement`): the
- * first statement, body or function around it is one. `raise SMTPNotSupportedError(…)`'s call is; a call
- * in a function defined inside the thrown expression is not.
+ * True when a call is on an error path: it belongs to a statement that throws (`raise
+ * SMTPNotSupportedError(…)`, `throw new TRPCError({ … })`) or runs in a handler of what was thrown (an
+ * `except` clause, a `catch` block) of its own function. A call in a function defined inside either is not.
  */
-export function inStatementOf(node: Node, statement: string): boolean {
+export function onErrorPath(node: Node, language: keyof typeof ERROR_SYNTAX): boolean {
+  const syntax = ERROR_SYNTAX[language];
+  let ownStatement = true;
   for (let at = node.parent; at; at = at.parent) {
-    if (at.type === statement) return true;
-    if (STATEMENT_BOUNDARY.test(at.type)) return false;
+    if (ownStatement && at.type === syntax.throws) return true;
+    if (syntax.handlers.has(at.type)) return true;
+    if (FUNCTION_BOUNDARY.test(at.type)) return false;
+    if (STATEMENT_BOUNDARY.test(at.type)) ownStatement = false;
   }
   return false;
 }

@@ -8,7 +8,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport, type ImportBindings } from "./import-bindings.js";
 import { isLocalValue, type LocalValueMemo } from "./local-values.js";
-import { collapse, endLine, headText, inStatementOf, realChildren, startLine } from "./node-text.js";
+import { collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
@@ -190,7 +190,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
     ...(dispatch ? { dispatch } : {}),
-    ...(inStatementOf(call.node, "raise_statement") ? { raises: true as const } : {}),
+    ...(onErrorPath(call.node, "python") ? { error_path: true as const } : {}),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);

@@ -6,7 +6,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
 import { isLocalValue } from "./local-values.js";
-import { collapse, endLine, headText, inStatementOf, realChildren, startLine } from "./node-text.js";
+import { collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
@@ -277,7 +277,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     ...moduleMember(call.callee, call.plain, bindings, false),
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
-    ...(inStatementOf(call.node, "throw_statement") ? { raises: true as const } : {}),
+    ...(onErrorPath(call.node, "ts") ? { error_path: true as const } : {}),
   });
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };

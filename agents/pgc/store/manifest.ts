@@ -36,7 +36,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 31: a Python call of a method by a built name (`getattr(self, "do_" + command)()`, or a name assigned it) records the name's literal prefix and its line (`dispatch`). */
 /** 32: a Python/TS/JS call in a `raise` / `throw` statement says so (`raises`): a path search follows it only for a question about errors. */
 /** 33: a plain Python/TS/JS call of a parameter or variable of the calling function calls no function of that name (`local`), and `this.#m()` calls the private method `#m`. */
-export const STORE_VERSION = 33;
+/** 34: a call in an `except` clause or `catch` block is on the error path too (`error_path`, which replaces `raises`). */
+export const STORE_VERSION = 34;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -2,15 +2,11 @@
 // not a function of the scope that happens to share the name (PGC.md, call rule 1): the extraction marks
 // it `local` and the call graph links nothing for it; `this.#m()` calls the private method `#m` (rule 2).
 // Over code written here in the shapes of a middleware composer (Hono's `compose`) and of Python callbacks.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseFile } from "../../../agents/pgc/parse/index.js";
-import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
-import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
+import { withScopes } from "../../helpers/scopes.js";
 
 const COMPOSE = [
   "export const compose = (middleware, onError) => {",
@@ -93,26 +89,11 @@ describe("plain calls of a function's own parameters and variables", () => {
 const SCOPE: Record<string, string> = { "web/compose.js": COMPOSE, "web/app.js": APP, "web/run.py": PYTHON };
 
 describe("the call graph of a scope with such calls", () => {
-  let root: string;
-  let cache: string;
-  let pgc: Pgc;
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "mesh-locals-"));
-    cache = mkdtempSync(join(tmpdir(), "mesh-locals-cache-"));
-    for (const [path, text] of Object.entries(SCOPE)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    const opened = await openPgc({ scope: "web", root, scopePaths: ["web/"], cacheRoot: cache, logger: pino({ level: "silent" }), threads: 1 });
-    pgc = new Pgc("web", ["web/"], opened);
-  }, 60_000);
-  afterAll(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(cache, { recursive: true, force: true });
-  });
+  const scopes = withScopes("mesh-locals-", { web: SCOPE });
+  const pgc = (): Pgc => scopes().get("web") as Pgc;
 
   const callers = async (symbol: string) => {
-    const result = await pgc.search().expand({ question: parseQuestion(`Who calls ${symbol}?`), mode: "callers", from: { symbol }, covered: {} });
+    const result = await pgc().search().expand({ question: parseQuestion(`Who calls ${symbol}?`), mode: "callers", from: { symbol }, covered: {} });
     return result.steps.map((s) => s.qualified).sort();
   };
 
@@ -126,7 +107,7 @@ describe("the call graph of a scope with such calls", () => {
 
   it("follows `this.#m()` to the private method", async () => {
     expect(await callers("#respond")).toEqual(["App.json"]);
-    const result = await pgc.search().expand({ question: parseQuestion("How does json build the response?"), mode: "forward", from: { symbol: "App.json" }, covered: {} });
+    const result = await pgc().search().expand({ question: parseQuestion("How does json build the response?"), mode: "forward", from: { symbol: "App.json" }, covered: {} });
     const reached = new Set(result.leads.flatMap((l) => l.path.map((i) => result.steps[i]?.qualified)));
     expect(reached.has("App.#respond")).toBe(true);
   });
