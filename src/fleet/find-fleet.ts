@@ -1,4 +1,6 @@
-// Which fleet a command acts on: the one named with --fleet ROOT, or the only one running.
+// Which fleet a command acts on: the one named with --fleet ROOT, else the only one running, else the one
+// whose root holds the working directory (as git finds its repository).
+import { sep } from "node:path";
 import type { Logger } from "pino";
 import { MeshClient } from "../../bus/index.js";
 import { realRoot } from "../../agents/pgc/scan/index.js";
@@ -34,7 +36,7 @@ async function afterRestart(dir: string, fleet: FleetManifest | null): Promise<F
   return now;
 }
 
-export async function findFleet(root: string | undefined): Promise<{ dir: string; fleet: FleetManifest }> {
+export async function findFleet(root: string | undefined, cwd: string = process.cwd()): Promise<{ dir: string; fleet: FleetManifest }> {
   if (root) {
     const real = await realRoot(root).catch(() => root);
     const dir = fleetDirFor(real);
@@ -57,7 +59,12 @@ export async function findFleet(root: string | undefined): Promise<{ dir: string
   if (headless && more.length === 0) throw lostManager(headless.fleet, headless.workersAlive);
   if (running.length === 0) throw new CliError("no fleet is running", EXIT.unavailable, "start one with `mesh up ROOT` (or `npm start` for the demo)");
   if (running.length > 1) {
-    throw new CliError(`${running.length} fleets are running: ${running.map((f) => f.fleet.root).join(", ")}`, EXIT.usage, "name one with --fleet ROOT");
+    // Several run: the one whose root holds the working directory, the innermost when roots nest.
+    const here = await realRoot(cwd).catch(() => cwd);
+    const holding = running.filter((f) => here === f.fleet.root || here.startsWith(f.fleet.root.endsWith(sep) ? f.fleet.root : f.fleet.root + sep));
+    const innermost = holding.sort((a, b) => b.fleet.root.length - a.fleet.root.length)[0];
+    if (innermost) return innermost;
+    throw new CliError(`${running.length} fleets are running: ${running.map((f) => f.fleet.root).join(", ")}`, EXIT.usage, "name one with --fleet ROOT, or run the command inside its root");
   }
   return running[0] as { dir: string; fleet: FleetManifest };
 }
