@@ -45,8 +45,12 @@ export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string,
   // defines (`Object`, `JSON`, a class of an installed package) is outside the code base, and so is its method.
   if (exit.receiver_class && !exit.module && deps.ownership.ownersOf(exit.receiver_class).length === 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is no class of the code base` };
   const definers = deps.ownership.ownersOf(exit.target).filter((s) => s !== from);
-  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : []).filter((s) => s !== from);
+  const classOwners = !exit.module && exit.receiver_class ? deps.ownership.ownersOf(exit.receiver_class) : [];
+  const byModule = (exit.module ? ownersOfModule(deps.ownership, exit.module, exit.call_site.file_path) : classOwners).filter((s) => s !== from);
   const both = byModule.filter((s) => definers.includes(s));
+  // A class of the code base whose scopes define no such method: the method is inherited from a base its
+  // worker would have named (PGC.md, call rule 3), not any scope's method of the same name.
+  if (both.length === 0 && classOwners.length > 0 && definers.length > 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is ${classOwners.join(", ")}'s, which define${classOwners.length === 1 ? "s" : ""} no ${exit.target}` };
   const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
   if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
   if (pool.length === 1) return { scope: pool[0] as string };

@@ -69,6 +69,23 @@ const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 const NAME = /^#?[A-Za-z_$][\w$]*$/;
 const CAPITALISED = /^[A-Z][\w$]*$/;
 
+/**
+ * A method the object's class does not define here: when the scope defines that class, the method comes
+ * from a base the scope does not define (`class PipSession(requests.Session)` and `session.get(…)`), and the
+ * exit names that base, so that the manager looks for it where the base is defined, or nowhere when no scope
+ * defines it; a class of the scope with no such base has no such method (none). A class the scope does not
+ * define is named as it is.
+ */
+function inheritedFrom(name: string, receiverClass: string, family: ReadonlySet<string>, index: CalleeIndex): ResolvedCallee {
+  const isClassHere = (cls: string) => index.named(cls).some((n) => n.kind === "class");
+  if (!isClassHere(receiverClass)) return { kind: "member", name, receiverClass };
+  for (const cls of family) {
+    const outside = (index.basesOf?.(cls) ?? []).find((base) => !isClassHere(base));
+    if (outside !== undefined) return { kind: "member", name, receiverClass: outside };
+  }
+  return { kind: "none" };
+}
+
 function split(callee: string): { receiver: string | null; name: string } {
   const text = callee.replace(/^new\s+/, "").replace(/\?\./g, ".").replace(/!/g, "");
   const match = /^(.*?)(?:\.|->|::)(#?[A-Za-z_$][\w$]*)$/.exec(text);
@@ -104,7 +121,8 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     // inherited one; none in the scope makes it an exit to that class's method elsewhere.
     const classes = new Set([receiverClass, ...(index.superclassesOf?.(receiverClass) ?? [])]);
     const methods = defined.filter((n) => classes.has(lastName(n.container) ?? ""));
-    return methods.length > 0 ? { kind: "local", nodes: methods } : { kind: "member", name, receiverClass };
+    if (methods.length > 0) return { kind: "local", nodes: methods };
+    return inheritedFrom(name, receiverClass, classes, index);
   }
   if (receiver === null) {
     if (defined.length === 0) return { kind: "none" };
