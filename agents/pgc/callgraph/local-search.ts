@@ -1,7 +1,8 @@
 // A worker's part of the distributed search: from an entry function, follow the calls inside the scope
 // best-first, scoring each function by the part of the question it newly covers (relevance.ts), and
 // collect the paths' exits — calls into other scopes — with the same score.
-import { asksAboutErrors, coverageShare, cover, DEPTH_COST, discounted, ERROR_CLASS_PRIOR, gain, isErrorClass, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { coverageShare, cover, DEPTH_COST, gain, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { asksAboutErrors, discounted, ERROR_CLASS_PRIOR, isErrorClass } from "../../search/error-priors.js";
 import type { ParsedQuestion } from "../../search/question.js";
 import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { exitKey } from "./exit-counts.js";

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseFile } from "../../../agents/pgc/parse/index.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { asksAboutErrors } from "../../../agents/search/relevance.js";
+import { asksAboutErrors } from "../../../agents/search/error-priors.js";
 import { withScopes } from "../../helpers/scopes.js";
 
 const PYTHON = [
