@@ -154,6 +154,7 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
   log(`${cases.corpus}: ${fetched ? "fetched" : "cached"} at ${root}; launching the fleet`);
   const logger = pino({ level: "silent" });
   const up = await fleetUp({ root, replicas: 1, logger, quiet: true });
+  liveFleet = up.dir;
   const client = new MeshClient({ endpoint: up.fleet.manager!.endpoint, timeoutMs: ASK_TIMEOUT_MS, attempts: 1, logger, ...fleetClientCurve(up.dir) });
   try {
     log(`${cases.corpus}: ${up.fleet.scopes.length} scopes, ${cases.questions.length} questions`);
@@ -184,6 +185,29 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
   } finally {
     await client.close();
     await fleetDown(up.dir);
+    liveFleet = null;
+  }
+}
+
+/** The fleet a corpus runs on while it is up: a signal stops it before the benchmark exits. */
+let liveFleet: string | null = null;
+
+/** Shell convention: 128 + the signal's number. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/** On SIGINT or SIGTERM, stop the fleet that is up (its workers and manager are detached processes) and the quick run's home, then exit. */
+function stopOnSignals(log: (line: string) => void, quickHome: string | null): void {
+  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+    process.once(signal, () => {
+      log(`${signal}: stopping${liveFleet ? " the fleet" : ""}`);
+      const fleet = liveFleet;
+      void (fleet ? fleetDown(fleet) : Promise.resolve())
+        .catch((error: unknown) => log(`could not stop the fleet: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          if (quickHome) rmSync(quickHome, { recursive: true, force: true });
+          process.exit(code);
+        });
+    });
   }
 }
 
@@ -220,6 +244,7 @@ async function main(): Promise<void> {
   const home = quick ? mkdtempSync(join(tmpdir(), "grounding-mesh-")) : join(cacheDir, "mesh-home");
   process.env["MESH_HOME"] = home;
   const log = (line: string) => process.stderr.write(`[grounding] ${line}\n`);
+  stopOnSignals(log, quick ? home : null);
   const runs: CorpusRun[] = [];
   try {
     for (const name of wanted) runs.push(await runCorpus(all.find((c) => c.corpus === name)!, cacheDir, repeat, log));

@@ -1,13 +1,14 @@
 // Smoke test of the grounding benchmark: the quick run launches the bundled demo kernel's fleet as
 // `mesh up` does (real worker processes), asks its questions both ways, and reports every figure. No
 // timing or score thresholds: the scores are what the benchmark reports, not what this test decides.
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { pidAlive } from "../../src/fleet/fleet-dir.js";
 
 const BENCH_SCRIPT = fileURLToPath(new URL("../../dist/scripts/bench/grounding.js", import.meta.url));
 const QUICK_RUN_TIMEOUT_MS = 180_000;
@@ -41,5 +42,34 @@ describe("grounding benchmark (quick)", () => {
       if (q.kind === "offtopic") expect(q.traced["honest_no_chain"], q.id).toBe(true);
       else expect(q.traced["recall"], q.id).toBeTypeOf("number");
     }
+  });
+
+  it("stops the fleet it launched and removes its quick home when interrupted, exiting 130", { timeout: QUICK_RUN_TIMEOUT_MS }, async () => {
+    const tmp = join(outDir, "tmp");
+    mkdirSync(tmp, { recursive: true });
+    const child = spawn(process.execPath, [BENCH_SCRIPT, "--quick", "--json", "--out", join(outDir, "interrupted.json")], { env: { ...process.env, TMPDIR: tmp, XDG_CACHE_HOME: join(outDir, "cache") }, stdio: ["ignore", "ignore", "pipe"] });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // Once the fleet is up and its first question asked, its processes are known from its fleet file.
+    await new Promise<void>((resolve, reject) => {
+      let seen = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/first question \(unscored\)/.test(seen)) resolve();
+      });
+      child.once("exit", () => reject(new Error(`the benchmark exited before its fleet was up: ${seen}`)));
+    });
+    const [home] = readdirSync(tmp).filter((name) => name.startsWith("grounding-mesh-"));
+    expect(home).toBeDefined();
+    const fleetsDir = join(tmp, home as string, "fleets");
+    const pids = readdirSync(fleetsDir).flatMap((dir) => {
+      const fleet = JSON.parse(readFileSync(join(fleetsDir, dir, "fleet.json"), "utf8")) as { workers: { pid: number }[]; manager: { pid: number; supervisor?: number } | null };
+      return [...fleet.workers.map((w) => w.pid), ...(fleet.manager ? [fleet.manager.pid, ...(fleet.manager.supervisor ? [fleet.manager.supervisor] : [])] : [])];
+    });
+    expect(pids.length).toBeGreaterThanOrEqual(5);
+    expect(pids.every(pidAlive)).toBe(true);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    await expect.poll(() => pids.filter(pidAlive), { timeout: 30_000, interval: 100 }).toEqual([]);
+    expect(existsSync(join(tmp, home as string))).toBe(false);
   });
 });
