@@ -9,6 +9,7 @@ import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf } from "./class-bases.js";
+import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 import { indexCallers, lastPart } from "./caller-index.js";
 
@@ -105,7 +106,7 @@ export class CallGraph {
         while (open.length > 0 && (open.at(-1) as GraphNode).line_end < node.line_start) open.pop();
         const parent = open.at(-1);
         const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
-        if (parent && !spansSame && node.kind === "function" && (parent.kind === "function" || parent.kind === "method")) this.addEdge(parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
+        if (parent && !spansSame && node.kind === "function" && (parent.kind === "function" || parent.kind === "method")) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
         if (!spansSame) open.push(node);
       }
     }
@@ -244,7 +245,7 @@ export class CallGraph {
       const name = call.renamed?.name ?? call.callee;
       const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(name)}`);
       if (reference) {
-        this.addExit(caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed, ...raising });
+        addExitEdge(this.exits, caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed, ...raising });
         continue;
       }
       // `html.escape(…)` after `import html`, `dedent(…)` after `from textwrap import dedent`: the standard
@@ -257,24 +258,24 @@ export class CallGraph {
         // prefix, cited at the line of the prefix's literal (where the code names them).
         const line = call.dispatch?.line ?? call.line;
         const family = call.dispatch ? familyOf(this, containerOf(caller)) : null;
-        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(containerOf(node)))) this.addEdge(caller.id, { to: node.id, line, callee: call.callee, bound: site, ...raising });
-        this.addExit(caller.id, { target: field, callee: call.callee, line, via: "field", ...raising });
+        for (const { node, site } of this.bound.boundTo(field)) if (node.id !== caller.id && (!family || family.has(containerOf(node)))) addLocalEdge(this.out, caller.id, { to: node.id, line, callee: call.callee, bound: site, ...raising });
+        addExitEdge(this.exits, caller.id, { target: field, callee: call.callee, line, via: "field", ...raising });
         continue;
       }
       const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(name));
       if (passed?.module !== undefined) {
         // The scope's module only re-exports the name from another scope's (`export { _minLength as minLength } from "../core/index.js"`).
-        this.addExit(caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}), ...raising });
+        addExitEdge(this.exits, caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}), ...raising });
         continue;
       }
       const receiverClass = call.receiver_class ?? this.returnedClass(call.receiver_call, caller, index);
       const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file);
       if (resolved.kind === "local") {
         const alias = passed?.alias ? { alias: passed.alias } : renamed;
-        for (const to of resolved.nodes) if (to.id !== caller.id) this.addEdge(caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });
-        if (resolved.exit) this.addExit(caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
+        for (const to of resolved.nodes) if (to.id !== caller.id) addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });
+        if (resolved.exit) addExitEdge(this.exits, caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
       } else if (resolved.kind === "member") {
-        this.addExit(caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...raising });
+        addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...raising });
       }
     }
   }
@@ -291,24 +292,4 @@ export class CallGraph {
     const returns = this.returns.get((resolved.nodes[0] as GraphNode).id);
     return returns === undefined ? undefined : classOfAnnotation(returns);
   }
-
-  private addEdge(from: number, edge: LocalEdge): void {
-    const list = this.out.get(from) ?? [];
-    keepOnce(list, edge, (e) => e.to === edge.to);
-    this.out.set(from, list);
-  }
-
-  private addExit(from: number, edge: ExitEdge): void {
-    const list = this.exits.get(from) ?? [];
-    // `this.seen.get(…)` on a Map and `this.registry.get(…)` on a `Registry` are two exits: the class says which `get`.
-    keepOnce(list, edge, (e) => e.target === edge.target && e.module === edge.module && e.via === edge.via && e.receiver_class === edge.receiver_class);
-    this.exits.set(from, list);
-  }
-}
-
-/** One edge per callee: the first call, unless only a call on an error path was known so far (another call of it says more). */
-function keepOnce<E extends { error_path?: true }>(list: E[], edge: E, same: (e: E) => boolean): void {
-  const at = list.findIndex(same);
-  if (at < 0) list.push(edge);
-  else if ((list[at] as E).error_path && !edge.error_path) list[at] = edge;
 }
