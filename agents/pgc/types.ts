@@ -124,8 +124,9 @@ export interface CallSite {
   /**
    * TS/JS/Python: the call goes through a module of the language's standard library that the root does not
    * hold (`html.escape(…)` after `import html`, `path.join(…)` after `import * as path from "node:path"`), or
-   * calls a name imported from one (`dedent(…)` after `from textwrap import dedent`): no function of the
-   * code base is its callee, here or in another scope.
+   * calls a name imported from one (`dedent(…)` after `from textwrap import dedent`), or likewise a foreign
+   * package's module (`yaml.load(…)`, PGC.md "foreign modules"): no function of the code base is its
+   * callee, here or in another scope.
    */
   standard_module?: true;
   /**

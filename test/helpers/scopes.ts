@@ -20,11 +20,14 @@ export async function openScopes(dir: string, sources: Record<string, Record<str
   const root = join(dir, "code");
   const logger = pino({ level: "silent" });
   const scopes = new Map<string, Pgc>();
-  for (const [scope, files] of Object.entries(sources)) {
+  // Every scope's files are there before any scope is indexed, as in a checkout.
+  for (const files of Object.values(sources)) {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);
     }
+  }
+  for (const scope of Object.keys(sources)) {
     const paths = [`${scope}/`];
     const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: join(dir, "cache"), logger });
     scopes.set(scope, new Pgc(scope, paths, opened));

@@ -1,6 +1,6 @@
 // Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
 import { crossScopeCalls } from "../parse/cross-scope-calls.js";
-import { outcomeKey } from "../parse/link-imports.js";
+import { beyondCodeBase, outcomeKey } from "../parse/link-imports.js";
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
 import { OVERLAYS } from "../types.js";
 import { coherenceDocs } from "./coherence-overlay.js";
@@ -67,7 +67,7 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   const references = [...linked.references, ...crossScopeCalls(parsed, linked.outcomes)].sort(byLocation);
   // A stand-in for a standard module's accelerator (`except ImportError: def getencoding()` after `from
   // _locale import getencoding`) is the only code of the name there is to read: it stays an ordinary definition.
-  const ofStandard = (symbol: CodeSymbol, module: string) => linked.outcomes.get(outcomeKey(symbol.file_path, module)) === "standard";
+  const ofStandard = (symbol: CodeSymbol, module: string) => beyondCodeBase(linked.outcomes.get(outcomeKey(symbol.file_path, module)));
   const symbols = parsed.flatMap((file) => file.symbols).map((symbol) => (symbol.fallback_of !== undefined && ofStandard(symbol, symbol.fallback_of) ? withoutFallback(symbol) : symbol));
   const history = input.history ?? null;
   const fileDocs = input.extractions.flatMap((extraction) => extraction.docs);
@@ -87,10 +87,10 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
     file.calls.filter((call) => !call.local || call.dispatch).map(({ callee, caller, file_path, line, receiver_class, receiver_call, imported_from, module_member, renamed, dispatch, error_path }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
-      // Through a standard module (`html.escape(…)`), or a name imported from one (`from textwrap import dedent`)
-      // that the file has no stand-in for.
+      // Through a standard or foreign module (`html.escape(…)`, `yaml.load(…)`), or a name imported from one
+      // (`from textwrap import dedent`) that the file has no stand-in for.
       const through = module_member ? (module_member.imported ?? module_member.module) : standIns.has(`${file_path}\0${callee}`) ? undefined : imported_from;
-      const standard = through !== undefined && linked.outcomes.get(outcomeKey(file_path, through)) === "standard";
+      const standard = through !== undefined && beyondCodeBase(linked.outcomes.get(outcomeKey(file_path, through)));
       return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(error_path ? { error_path } : {}) };
     }),
   );

@@ -2,11 +2,20 @@
 import { stat } from "node:fs/promises";
 import { resolveInsideScope } from "../scan/resolve-inside-scope.js";
 import type { CrossScopeReference, ImportEdge } from "../types.js";
+import { ForeignModules } from "./foreign-modules.js";
 import type { ParsedFile, ParsedImport } from "./parsed-file.js";
-import { importCandidates, isStandardLibrary, referenceTarget } from "./resolve-imports.js";
+import { importCandidates, isRelativeSpec, isStandardLibrary, referenceTarget } from "./resolve-imports.js";
 
-/** How one file's import of a module ended: inside the scope, in a standard library, or outside. */
-export type ImportOutcome = "inside" | "standard" | "outside";
+/**
+ * How one file's import of a module ended: inside the scope, in a standard library, in another package
+ * than the code base (`foreign`: foreign-modules.ts), or outside the scope (another scope's, or unknown).
+ */
+export type ImportOutcome = "inside" | "standard" | "foreign" | "outside";
+
+/** Whether an import's names are none of the code base's: a standard library's, or a foreign package's. */
+export function beyondCodeBase(outcome: ImportOutcome | undefined): boolean {
+  return outcome === "standard" || outcome === "foreign";
+}
 
 export interface LinkedImports {
   imports: ImportEdge[];
@@ -27,8 +36,9 @@ export const outcomeKey = (file: string, target: string): string => `${file}\0${
 export async function linkImports(input: LinkImportsInput): Promise<LinkedImports> {
   const linked: LinkedImports = { imports: [], references: [], outcomes: new Map() };
   const exists = existenceChecker(input.root);
+  const foreign = new ForeignModules(input.root, exists);
   for (const file of input.parsed) {
-    for (const edge of file.imports) await linkOne(input, file, edge, linked, exists);
+    for (const edge of file.imports) await linkOne(input, file, edge, linked, exists, foreign);
   }
   return linked;
 }
@@ -39,6 +49,7 @@ async function linkOne(
   edge: ParsedImport,
   linked: LinkedImports,
   exists: (candidate: string) => Promise<boolean>,
+  foreign: ForeignModules,
 ): Promise<void> {
   const candidates = importCandidates(edge, file.language, input.includeDirs);
   const resolved = candidates.find((candidate) => input.scopeFiles.has(candidate));
@@ -47,9 +58,10 @@ async function linkOne(
   // A standard-library name is the code base's own module when the root has it (indexing the standard
   // library itself, or a project that vendors a module of that name): then it is another scope's.
   const outside = resolved ? undefined : await firstExisting(candidates, exists);
-  const outcome: ImportOutcome = resolved ? "inside" : outside === undefined && isStandardLibrary(edge, file.language) ? "standard" : "outside";
+  const outcome: ImportOutcome = resolved ? "inside" : outside !== undefined ? "outside" : isStandardLibrary(edge, file.language) ? "standard" : (await isForeign(edge, file, foreign)) ? "foreign" : "outside";
   linked.outcomes.set(outcomeKey(edge.file_path, edge.target), outcome);
-  if (outcome !== "outside") return;
+  // A foreign module is still imported (the topology lists what a scope depends on); its names are no calls of the code base.
+  if (outcome === "inside" || outcome === "standard") return;
   const reference: CrossScopeReference = {
     kind: edge.kind,
     target: referenceTarget(edge, file.language),
@@ -59,6 +71,13 @@ async function linkOne(
   };
   if (outside !== undefined) reference.resolved_outside = outside;
   linked.references.push(reference);
+}
+
+async function isForeign(edge: ParsedImport, file: ParsedFile, foreign: ForeignModules): Promise<boolean> {
+  if (edge.kind === "include") return false;
+  if (file.language === "python") return !edge.target.startsWith(".") && foreign.python(edge.target);
+  if (file.language !== "typescript" && file.language !== "tsx" && file.language !== "javascript") return false;
+  return !isRelativeSpec(edge.target) && !edge.target.startsWith("/") && foreign.script(edge.target, edge.file_path);
 }
 
 async function firstExisting(candidates: readonly string[], exists: (candidate: string) => Promise<boolean>): Promise<string | undefined> {

@@ -37,7 +37,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 32: a Python/TS/JS call in a `raise` / `throw` statement says so (`raises`): a path search follows it only for a question about errors. */
 /** 33: a plain Python/TS/JS call of a parameter or variable of the calling function calls no function of that name (`local`), and `this.#m()` calls the private method `#m`. */
 /** 34: a call in an `except` clause or `catch` block is on the error path too (`error_path`, which replaces `raises`). */
-export const STORE_VERSION = 34;
+/** 35: an import of a foreign package (PGC.md, "foreign modules": Python whose top package the root does not hold, TS/JS a dependency of the nearest package.json) is no call of the code base, as a standard module's is. */
+export const STORE_VERSION = 35;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
