@@ -136,7 +136,8 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     return inherited.length <= MAX_MEMBER_TARGETS ? { kind: "local", nodes: inherited } : { kind: "none" };
   }
   if (SELF_RECEIVER.test(receiver)) {
-    const methods = defined.filter((n) => n.kind === "method" || n.kind === "function");
+    // Only what belongs to a class or object: `self.emit(…)` never calls a module-level `emit`.
+    const methods = defined.filter((n) => (n.kind === "method" || n.kind === "function") && n.container !== undefined);
     const own = lastName(caller.container);
     // The object may be of any class deriving from the caller's: their overrides are callees too.
     const derived = own ? (index.subclassesOf?.(own) ?? NONE) : NONE;
