@@ -178,7 +178,33 @@ export function parseQuestion(text: string): ParsedQuestion {
     const at = terms.findIndex((t) => parts.has(t.term));
     terms.push({ term: whole, forms: [], weight: positionPrior(at >= 0 ? at : terms.length) * NAME_TERM_PRIOR, name: true });
   }
+  addClosedCompounds(text, terms);
   return { text, intent, names, terms };
+}
+
+/** Forms a term may have at most (the wire's limit, agents/protocol/search.ts). */
+const MAX_FORMS = 16;
+
+/**
+ * Two words a question writes apart that code closes into one name part ("file name" → `filename`, "run
+ * queue" → `runqueue`, "work queue" → `workqueue`, "time stamp" → `timestamp`): the closed word, as the
+ * tokenizer keys it, is a form of each of the two words that is a term, so a name part spelling it matches
+ * them whole. Only two plain words of three letters or more side by side (no punctuation between), neither
+ * a stop word; a word the question uses for the kind of answer ("file", "work") still closes its neighbour.
+ */
+function addClosedCompounds(text: string, terms: QuestionTerm[]): void {
+  const words = text.split(/\s+/);
+  for (let i = 0; i + 1 < words.length; i++) {
+    const left = words[i] as string;
+    const right = (words[i + 1] as string).replace(/[^A-Za-z]+$/, "");
+    if (!/^[A-Za-z]{3,}$/.test(left) || !/^[A-Za-z]{3,}$/.test(right)) continue;
+    const [a, b, closed] = [tokenize(left), tokenize(right), tokenize(left + right)];
+    if (a.length !== 1 || b.length !== 1 || closed.length !== 1) continue;
+    for (const stem of [a[0], b[0]]) {
+      const term = terms.find((t) => t.term === stem);
+      if (term && !term.forms.includes(closed[0] as string) && term.forms.length < MAX_FORMS) term.forms.push(closed[0] as string);
+    }
+  }
 }
 
 /**

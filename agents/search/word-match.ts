@@ -50,7 +50,9 @@ export function matchWord(term: QuestionTerm, word: string): number {
     const spelling = i < 0 ? term.term : (term.forms[i] as string);
     const shorter = spelling.length <= word.length ? spelling : word;
     const longer = shorter === spelling ? word : spelling;
-    if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter)) return PARTIAL_MATCH;
+    // A word that is only the start of a form says nothing of the term: `kernel` of "kernel render"'s closed
+    // form `kernelrend` is no "render", `dest` of `destroy` no "delete". The term's own start still counts.
+    if (shorter.length >= MIN_PREFIX_TERM && longer.startsWith(shorter) && (i < 0 || shorter === spelling)) return PARTIAL_MATCH;
     const at = spelling.length >= MIN_INNER_TERM ? word.indexOf(spelling) : -1;
     if (at >= 0 && !negated(word, at)) return PARTIAL_MATCH;
   }

@@ -121,8 +121,9 @@ export class Vocabulary {
     const found = new Set<string>();
     for (const spelling of [term.term, ...term.forms]) {
       if (this.words.has(spelling)) found.add(spelling);
-      // A word that is the start of the spelling: "pars" of "parser" (no rule matches one shorter than MIN_PREFIX_TERM).
-      for (let length = MIN_PREFIX_TERM; length < spelling.length; length++) {
+      // A word that is the start of the term: "pars" of "parser" (no rule matches one shorter than
+      // MIN_PREFIX_TERM, nor the start of one of its forms).
+      for (let length = MIN_PREFIX_TERM; spelling === term.term && length < spelling.length; length++) {
         const prefix = spelling.slice(0, length);
         if (this.words.has(prefix)) found.add(prefix);
       }

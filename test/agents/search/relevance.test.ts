@@ -127,6 +127,19 @@ describe("parseQuestion", () => {
     expect(placePrior("src/v4/classic/tests/object.test.ts", parseQuestion("How does the object test check extend?"))).toBe(1);
   });
 
+  it("matches two words written apart with the name part code closes them into, whole", () => {
+    // Tried as a new user would on Pygments: "… for a file name" started at `guess_lexer`, not `guess_lexer_for_filename`.
+    const q = parseQuestion("How does pygments guess which lexer to use for a file name?");
+    const name = q.terms.find((t) => t.term === "name");
+    expect(name && wordMatch(name, tokenize("filename")[0] as string)).toBe(1);
+    const queue = parseQuestion("How is the woken task put on the run queue?").terms.find((t) => t.term === "queue");
+    expect(queue && wordMatch(queue, tokenize("runqueue")[0] as string)).toBe(1);
+    expect(relevance(q, matchTerms(q, { name: words("guess", "lexer", "for", "filename") }))).toBeGreaterThan(relevance(q, matchTerms(q, { name: words("guess", "lexer") })));
+    // Punctuation between the words, or a stop word, closes nothing.
+    expect(parseQuestion("Which name, queue or lock, does it take?").terms.find((t) => t.term === "name")?.forms).toEqual([]);
+    expect(parseQuestion("How does it time out?").terms.find((t) => t.term === "time")?.forms).toEqual([]);
+  });
+
   it("takes the thing a who-calls question names as a code name, whatever its shape", () => {
     const q = parseQuestion("Who calls clone, the helper that copies a schema?");
     expect(q.names[0]).toBe("clone");
