@@ -45,9 +45,45 @@ function corpus(dir: string, scopes: number): string {
   return root;
 }
 
+function runMesh(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ stdout: string }> {
+  return run(process.execPath, [MESH_BIN, ...args], { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The run in progress: the fleet its MESH_HOME and root name, and the `mesh` command it is waiting on. */
+const live: { env: NodeJS.ProcessEnv; root: string; dir: string } = { env: {}, root: "", dir: "" };
+let inFlight: Promise<unknown> = Promise.resolve();
+/** Set by SIGINT/SIGTERM: no more `mesh` commands start, and the signal handler stops the fleet. */
+let interrupted = false;
+
 async function mesh(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [MESH_BIN, ...args], { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
+  if (interrupted) throw new Error("interrupted");
+  const running = runMesh(env, args);
+  inFlight = running.catch(() => undefined);
+  return (await running).stdout;
+}
+
+/** Shell convention: 128 + the signal's number. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * On SIGINT or SIGTERM: the fleet's workers and manager are detached processes, which outlive the
+ * benchmark. Wait for the `mesh` command under way (a `mesh up` still launching has then written every
+ * worker it started into its fleet file), stop the fleet with `mesh down`, remove the run's directory, exit.
+ */
+function stopOnSignals(): void {
+  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+    process.once(signal, () => {
+      interrupted = true;
+      process.stderr.write(`[bench:fleet] ${signal}: stopping the fleet\n`);
+      const { env, root, dir } = live;
+      void (async () => {
+        await inFlight;
+        if (dir === "") return;
+        if (existsSync(join(env.MESH_HOME as string, "fleets"))) await runMesh(env, ["down", root]).catch((error: unknown) => process.stderr.write(`[bench:fleet] could not stop the fleet: ${(error as Error).message}\n`));
+        rmSync(dir, { recursive: true, force: true });
+      })().finally(() => process.exit(code));
+    });
+  }
 }
 
 /** ms after `since` at which the first worker printed its ready line (the .out files' mtimes). */
@@ -104,6 +140,7 @@ async function measure(size: number, settle: boolean): Promise<Record<string, un
   const dir = mkdtempSync(join(tmpdir(), `mesh-bench-fleet-${size}-`));
   const env = { ...process.env, MESH_HOME: join(dir, "home") };
   const root = corpus(dir, size);
+  Object.assign(live, { env, root, dir });
   try {
     // Index once (cached), stop, then time a launch with warm caches: indexing is excluded.
     const indexStart = Date.now();
@@ -152,12 +189,17 @@ async function measure(size: number, settle: boolean): Promise<Record<string, un
       mesh_agents_ms: Math.round(median(agentLatencies)),
     };
   } finally {
-    if (existsSync(join(env.MESH_HOME, "fleets"))) await mesh(env, "down", root).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    // Interrupted, the signal handler stops the fleet and removes the directory (it may be doing so now).
+    if (!interrupted) {
+      if (existsSync(join(env.MESH_HOME, "fleets"))) await mesh(env, "down", root).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+      Object.assign(live, { env: {}, root: "", dir: "" });
+    }
   }
 }
 
 async function main(): Promise<void> {
+  stopOnSignals();
   const { values } = parseArgs({ options: { quick: { type: "boolean" }, json: { type: "boolean" }, sizes: { type: "string" }, "no-settle": { type: "boolean" } } });
   const sizes = (values.sizes ?? (values.quick ? "5" : "20,50,100")).split(",").map(Number);
   const results = [];
@@ -176,6 +218,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (interrupted) return; // the signal handler exits
   process.stderr.write(`bench:fleet failed: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = 1;
 });
