@@ -6,6 +6,7 @@ import { destinationTerms, type ParsedQuestion } from "../../search/question.js"
 import { explainMatches, placePrior, relevance, unexplainedWords } from "../../search/relevance.js";
 import { tokenize } from "../../pgc/retrieval/index.js";
 import type { PublicSurface } from "./public-surface.js";
+import { subjectPriors } from "./subject.js";
 
 /** Entry candidates asked of each scope. */
 export const ENTRY_TOP_K = 8;
@@ -19,7 +20,7 @@ export const RARITY_FLOOR = 0.2;
 export interface ScoredCandidate extends EntryCandidate {
   scope: string;
   score: number;
-  /** The place's prior the score was multiplied by (test code, outside the public surface), 1 when none. */
+  /** The place's prior the score was multiplied by (test code, outside the public surface or the question's subject), 1 when none. */
   prior: number;
   why: string;
 }
@@ -102,12 +103,14 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
   const results = answers.filter((r): r is EntryResult => r !== null);
   const weighted = withRarity(question, results);
   const asStart = withRarity(startQuestion, results);
+  const subject = subjectPriors(question.text, results.flatMap((r) => r.candidates));
   const candidates = results
     .flatMap((r) =>
       r.candidates.map((c) => {
         const outside = surfacePrior(c, surface);
-        const prior = placePrior(c.file_path, weighted) * outside;
-        const why = `${explainMatches(c.matches)}${outside < 1 ? `; outside the public surface ×${outside}` : ""}`;
+        const elsewhere = subject.prior(c);
+        const prior = placePrior(c.file_path, weighted) * outside * elsewhere;
+        const why = `${explainMatches(c.matches)}${outside < 1 ? `; outside the public surface ×${outside}` : ""}${elsewhere < 1 ? `; outside the question's subject, ${subject.subject}, ×${elsewhere}` : ""}`;
         return { ...c, scope: r.scope, score: relevance(asStart, c.matches) * prior, prior, why };
       }),
     )
