@@ -50,3 +50,13 @@ export function callsOtherThan(graph: Pick<CallGraph, "subclassesOf" | "supercla
   const receiver = receiverOf(call.callee);
   return receiver !== undefined && /^[A-Z]/.test(receiver) && !family.has(receiver);
 }
+
+/**
+ * Whether a caller is the method's own variant in a class deriving from `owner`: an override extending its
+ * base's implementation (`ProfilingRegexLexer.get_tokens_unprocessed` calling
+ * `RegexLexer.get_tokens_unprocessed(self, …)`, `super().m()`). It runs instead of the method, not before it:
+ * a chain's climb to where its path begins skips it ("who calls" still lists it).
+ */
+export function extendsMethod(graph: Pick<CallGraph, "superclassesOf">, caller: GraphNode, name: string, owner: string): boolean {
+  return caller.name === name && graph.superclassesOf(containerOf(caller)).has(owner);
+}

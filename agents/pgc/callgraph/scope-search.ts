@@ -4,7 +4,7 @@ import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCand
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
-import { callsMethodOf, callsOtherThan } from "./method-callers.js";
+import { callsMethodOf, callsOtherThan, extendsMethod } from "./method-callers.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, pathOf, picksImplementation, searchForward, type NodeMatcher, type RawLead } from "./local-search.js";
@@ -161,7 +161,9 @@ export class ScopeSearch {
       .callersOf(name)
       .filter((c) => (args.from.field ? (c.field ?? fieldCalled({ callee: c.callee, file_path: c.node.file_path })) === name : !(c.node.name === name && c.callee === name)))
       .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
-      .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of));
+      .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of))
+      // Asked by name for a method (a climb), a subclass's override extending it is no caller before it.
+      .filter((c) => args.from.method_of === undefined || !extendsMethod(this.graph, c.node, name, args.from.method_of));
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {
