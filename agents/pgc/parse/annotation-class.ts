@@ -10,7 +10,7 @@ export const CLASS_NAME = /^[$_]*[A-Z][\w$]*[a-z][\w$]*$/;
 
 const NOTHING = /^(None|null|undefined|void|NoneType)$/;
 
-/** The one class a type annotation names, looking through optionality, `Promise<…>` and generics. */
+/** The one class a type annotation names, looking through optionality (`Optional[…]`, `Union[…, None]`, `| None`), `Promise<…>` and generics. */
 export function classOfAnnotation(text: string): string | undefined {
   let type = text.trim().replace(/^["']|["']$/g, "");
   for (;;) {
@@ -18,6 +18,9 @@ export function classOfAnnotation(text: string): string | undefined {
     if (!wrapped?.[1]) break;
     type = wrapped[1].trim();
   }
+  // `Union[Foo, None]` is `Foo | None` (a union of plain names only: `Union[Dict[str, int], None]` is left whole).
+  const union = /^(?:[\w.]*\.)?Union\[([^[\]]*)\]$/.exec(type);
+  if (union?.[1]) type = union[1].split(",").join("|");
   const parts = type.split("|").map((part) => part.trim().replace(/^["']|["']$/g, "")).filter((part) => part !== "" && !NOTHING.test(part));
   if (parts.length !== 1) return undefined;
   const name = (parts[0] as string).replace(/[[<].*$/, "").split(".").at(-1) ?? "";

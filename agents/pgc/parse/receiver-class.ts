@@ -38,10 +38,13 @@ function classNamed(node: Node | null): string | undefined {
     case "member_expression":
       name = node.childForFieldName("property")?.text;
       break;
-    case "nested_type_identifier":
-    case "generic_type":
     case "type_annotation":
     case "type":
+      // The whole annotation, looking through optionality and unions (`hash: Optional[str] = None` names
+      // no class, `Optional` least of all; `x: Foo | undefined` names Foo).
+      return classOfAnnotation(node.text.replace(/^:\s*/, ""));
+    case "nested_type_identifier":
+    case "generic_type":
       return classNamed(node.namedChild(node.type === "nested_type_identifier" ? node.namedChildCount - 1 : 0));
     default:
       return undefined;

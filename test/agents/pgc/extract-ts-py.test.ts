@@ -359,6 +359,24 @@ describe("calls through another scope's module namespace", () => {
     expect(classes).toEqual({ "g.flatten": "BytesGenerator", "Parser(policy=1).parsestr": "Parser", "msg.as_string": "Message", "out.write": null, "count.bit_length": null });
   });
 
+  it("looks through optionality and unions in a parameter's annotation; `Optional` itself is no class", async () => {
+    // Tried as a new user would on pip: `hash: Optional[str] = None` made `hash.split(…)` a call of a class `Optional`.
+    const python = [
+      "class ArchiveInfo:",
+      "    def __init__(self, hash: Optional[str] = None, link: Optional[Link] = None, req: Union[Requirement, None] = None, cache: t.Optional['WheelCache'] = None, fmt: Dict[str, str] = {}):",
+      '        hash.split("=")',
+      "        link.is_wheel()",
+      "        req.specifier()",
+      "        cache.get(link)",
+      "        fmt.items()",
+    ].join("\n");
+    const fromPython = await extractFile({ path: "models/direct_url.py", content: python });
+    expect(Object.fromEntries(fromPython.parsed.calls.map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "hash.split": null, "link.is_wheel": "Link", "req.specifier": "Requirement", "cache.get": "WheelCache", "fmt.items": "Dict" });
+    const script = ["export function open(link: Link | undefined, opts?: Options | null) {", "  link.open();", "  opts.apply();", "}"].join("\n");
+    const fromScript = await extractFile({ path: "src/open.ts", content: script });
+    expect(Object.fromEntries(fromScript.parsed.calls.map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "link.open": "Link", "opts.apply": "Options" });
+  });
+
   it("counts `core.make()` after `import * as core` (and require) as a call of make from that module; a default import's members are not", async () => {
     const root = mkdtempSync(join(tmpdir(), "mesh-ns-calls-"));
     try {
