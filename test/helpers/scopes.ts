@@ -15,6 +15,9 @@ import { parseQuestion } from "../../agents/search/question.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
 
+/** A source file's text from its lines, each ended by a newline. */
+export const sourceLines = (...text: string[]): string => text.join("\n") + "\n";
+
 /** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/`. */
 export async function openScopes(dir: string, sources: Record<string, Record<string, string>>): Promise<Map<string, Pgc>> {
   const root = join(dir, "code");

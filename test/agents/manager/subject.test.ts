@@ -7,9 +7,7 @@ import { entryRound } from "../../../agents/manager/entry/entry-round.js";
 import { bareSubject, OUTSIDE_SUBJECT_PRIOR, subjectPriors } from "../../../agents/manager/entry/subject.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { withScopes } from "../../helpers/scopes.js";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
+import { sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   yaml: {

@@ -7,9 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { withScopes } from "../../helpers/scopes.js";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
+import { sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const YAMLISH = {
   yamlish: {

@@ -11,9 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForeignModules } from "../../../agents/pgc/parse/foreign-modules.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { withScopes } from "../../helpers/scopes.js";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
+import { sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const PYTHON = {
   app: {

@@ -5,9 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { withScopes } from "../../helpers/scopes.js";
-
-const lines = (...text: string[]) => text.join("\n") + "\n";
+import { sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const LEXERS = {
   lexers: {
