@@ -24,9 +24,14 @@ export function bareSubject(text: string): string | null {
   return terms.length === 1 ? (terms[0] as string) : null;
 }
 
-/** Whether a directory of the path (not its file) is named as the subject. */
+/**
+ * Whether a directory of the path (not its file) is named as the subject. A header directory's namespace
+ * (`include/linux/`, `include/net/`) is none: "How does Linux …" is about the whole kernel, not its headers.
+ */
 function underSubject(filePath: string, subject: string): boolean {
-  return filePath.split("/").slice(0, -1).some((dir) => {
+  const dirs = filePath.split("/").slice(0, -1);
+  return dirs.some((dir, i) => {
+    if (dirs[i - 1] === "include") return false;
     const terms = tokenize(dir);
     return terms.length === 1 && terms[0] === subject;
   });

@@ -53,7 +53,8 @@ describe("the question's subject", () => {
     // Without the subject's name, the lexer's method names more of the question.
     const plain = await round("How is the tag of a plain scalar like true worked out?");
     expect(plain.candidates.find((c) => c.file_path === "lexers/data.py")?.prior).toBe(1);
-    // A subject that names no directory changes nothing.
+    // A subject that names no directory changes nothing; nor does a header directory's namespace.
     expect(subjectPriors("How does pygments resolve a tag?", yaml.candidates).subject).toBeNull();
+    expect(subjectPriors("How does Linux pick the next task?", [{ file_path: "include/linux/sched.h" }, { file_path: "kernel/sched/core.c" }]).subject).toBeNull();
   });
 });
