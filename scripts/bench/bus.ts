@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildResult, formatResultTable, transportBlock, type TransportBlock } from "./bus-report.js";
 import { runTransport, TRANSPORTS, type BusBenchConfig, type Transport } from "./bus-run.js";
+import { exitOnSignals } from "./signals.js";
 import { writeJsonFile } from "./stats.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -67,19 +68,11 @@ function parseCommandLine(): { config: BusBenchConfig; json: boolean; out: strin
   return { config, json: values.json, out: resolve(values.out ?? DEFAULT_OUT) };
 }
 
-/** Shell convention: 128 + the signal's number. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-
 async function main(): Promise<void> {
   const { config, json, out } = parseCommandLine();
   const log = (message: string) => process.stderr.write(`[bench:bus] ${message}\n`);
   // Exiting through process.exit runs the "exit" hooks that SIGKILL the servers and remove the ipc folder.
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-    process.once(signal, () => {
-      log(`${signal}: stopping`);
-      process.exit(code);
-    });
-  }
+  exitOnSignals((signal) => log(`${signal}: stopping`));
   log(`${config.quick ? "quick" : "full"} run: ${config.rounds} rounds × (${config.sequentialRequests} sequential + ${config.pipelinedRequests} pipelined, window ${config.window}), body ${config.bodyBytes} B`);
   const blocks = {} as Record<Transport, TransportBlock>;
   for (const transport of TRANSPORTS) blocks[transport] = transportBlock(await runTransport(transport, config, log));

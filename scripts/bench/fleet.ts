@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { launchPolicy, PARALLEL_BELOW_LOAD } from "../../src/fleet/launch-policy.js";
+import { exitOnSignals } from "./signals.js";
 import { benchEnvironment, formatTable, median, roundTo, writeJsonFile } from "./stats.js";
 
 const run = promisify(execFile);
@@ -62,28 +63,25 @@ async function mesh(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> 
   return (await running).stdout;
 }
 
-/** Shell convention: 128 + the signal's number. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-
 /**
  * On SIGINT or SIGTERM: the fleet's workers and manager are detached processes, which outlive the
  * benchmark. Wait for the `mesh` command under way (a `mesh up` still launching has then written every
  * worker it started into its fleet file), stop the fleet with `mesh down`, remove the run's directory, exit.
  */
 function stopOnSignals(): void {
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-    process.once(signal, () => {
+  exitOnSignals(
+    (signal) => {
       interrupted = true;
       process.stderr.write(`[bench:fleet] ${signal}: stopping the fleet\n`);
+    },
+    async () => {
       const { env, root, dir } = live;
-      void (async () => {
-        await inFlight;
-        if (dir === "") return;
-        if (existsSync(join(env.MESH_HOME as string, "fleets"))) await runMesh(env, ["down", root]).catch((error: unknown) => process.stderr.write(`[bench:fleet] could not stop the fleet: ${(error as Error).message}\n`));
-        rmSync(dir, { recursive: true, force: true });
-      })().finally(() => process.exit(code));
-    });
-  }
+      await inFlight;
+      if (dir === "") return;
+      if (existsSync(join(env.MESH_HOME as string, "fleets"))) await runMesh(env, ["down", root]).catch((error: unknown) => process.stderr.write(`[bench:fleet] could not stop the fleet: ${(error as Error).message}\n`));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
 }
 
 /** ms after `since` at which the first worker printed its ready line (the .out files' mtimes). */

@@ -21,6 +21,7 @@ import { loadAllCases, type CaseFile, type GoldStep } from "./grounding/cases.js
 import { defaultCacheDir, prepareCorpus } from "./grounding/corpus.js";
 import { scoreAnswer, type QuestionScore, type ScoredAnswer } from "./grounding/score.js";
 import { benchEnvironment, formatTable, median, percentile, ratio, roundTo, sortedAscending, writeJsonFile } from "./stats.js";
+import { exitOnSignals } from "./signals.js";
 
 const RESULT_FILE = "bench-results/grounding.json";
 /** The bundled corpus of --quick (the demo kernel in test/fixtures), which CI runs. */
@@ -192,23 +193,21 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
 /** The fleet a corpus runs on while it is up: a signal stops it before the benchmark exits. */
 let liveFleet: string | null = null;
 
-/** Shell convention: 128 + the signal's number. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-
-/** On SIGINT or SIGTERM, stop the fleet that is up (its workers and manager are detached processes) and the quick run's home, then exit. */
+/** On SIGINT or SIGTERM, stop the fleet that is up (its workers and manager are detached processes) and remove the quick run's home, then exit. */
 function stopOnSignals(log: (line: string) => void, quickHome: string | null): void {
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
-    process.once(signal, () => {
-      log(`${signal}: stopping${liveFleet ? " the fleet" : ""}`);
+  exitOnSignals(
+    (signal) => log(`${signal}: stopping${liveFleet ? " the fleet" : ""}`),
+    async () => {
       const fleet = liveFleet;
-      void (fleet ? fleetDown(fleet) : Promise.resolve())
-        .catch((error: unknown) => log(`could not stop the fleet: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          if (quickHome) rmSync(quickHome, { recursive: true, force: true });
-          process.exit(code);
-        });
-    });
-  }
+      try {
+        if (fleet) await fleetDown(fleet);
+      } catch (error) {
+        log(`could not stop the fleet: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        if (quickHome) rmSync(quickHome, { recursive: true, force: true });
+      }
+    },
+  );
 }
 
 function mark(value: boolean | null): string {

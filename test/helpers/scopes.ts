@@ -75,8 +75,13 @@ export interface TraceOptions {
  * The manager's forward search over these scopes' own call-graph searches, from `startSymbol` as the entry
  * round found it: the question parsed and weighed as the manager does, each scope answering in-process.
  */
+/** The manager's entry round over these scopes, each answering `entry` in-process. */
+export function entryRoundOver(scopes: ReadonlyMap<string, Pgc>, text: string): ReturnType<typeof entryRound> {
+  return entryRound(parseQuestion(text), [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+}
+
 export async function traceFrom(scopes: ReadonlyMap<string, Pgc>, facts: readonly ScopeFacts[], text: string, startSymbol: string, options: TraceOptions = {}): Promise<TraceOutcome> {
-  const round = await entryRound(parseQuestion(text), [...scopes.keys()], async (scope, args) => (scopes.get(scope) as Pgc).search().entry(parseEntryArgs(args).question, args.top_k));
+  const round = await entryRoundOver(scopes, text);
   const start = round.candidates.find((c) => c.symbol === startSymbol);
   if (!start) throw new Error(`${startSymbol} is no entry candidate`);
   const deps = {

@@ -82,7 +82,7 @@ export class ForeignModules {
   }
 
   private readLayout(): Promise<Layout | null> {
-    this.layout ??= readLayout(this.root);
+    this.layout ??= readLayout(this.root, (dir) => this.manifest(dir));
     return this.layout;
   }
 }
@@ -101,10 +101,13 @@ async function readPackageJson(file: string): Promise<PackageJson | null> {
   }
 }
 
-/** Breadth-first over the root's directories (hidden ones, node_modules and __pycache__ skipped). */
-async function readLayout(root: string): Promise<Layout | null> {
+/**
+ * Breadth-first over the root's directories (hidden ones, node_modules and __pycache__ skipped); each
+ * package.json read through `manifestIn` (root-relative directory), which reads a file once.
+ */
+async function readLayout(root: string, manifestIn: (dir: string) => Promise<PackageJson | null>): Promise<Layout | null> {
   const names = new Set<string>();
-  const manifests: string[] = [];
+  const manifestDirs: string[] = [];
   let level = [""];
   let read = 0;
   for (let depth = 0; depth <= LAYOUT_DEPTH && level.length > 0; depth++) {
@@ -122,15 +125,15 @@ async function readLayout(root: string): Promise<Layout | null> {
         } else if (entry.isFile()) {
           const python = /^(.+)\.pyi?$/.exec(entry.name);
           if (python) names.add(python[1] as string);
-          else if (entry.name === "package.json") manifests.push(rel);
+          else if (entry.name === "package.json") manifestDirs.push(dir);
         }
       }
     }
     level = next;
   }
   const packageNames = new Set<string>();
-  for (const file of manifests) {
-    const manifest = await readPackageJson(path.join(root, file));
+  for (const dir of manifestDirs) {
+    const manifest = await manifestIn(dir);
     if (manifest?.name) packageNames.add(manifest.name);
   }
   return { names, packageNames };

@@ -3,11 +3,8 @@
 // whose method names "plain" and "scalar" too (tried as a new user would on PyYAML beside Pygments). Over
 // real scopes' entry candidates, scored by the manager's entry round.
 import { describe, expect, it } from "vitest";
-import { entryRound } from "../../../agents/manager/entry/entry-round.js";
 import { bareSubject, OUTSIDE_SUBJECT_PRIOR, subjectPriors } from "../../../agents/manager/entry/subject.js";
-import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { parseQuestion } from "../../../agents/search/question.js";
-import { sourceLines as lines, withScopes } from "../../helpers/scopes.js";
+import { entryRoundOver, sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   yaml: {
@@ -33,7 +30,7 @@ const SOURCES = {
 
 describe("the question's subject", () => {
   const scopes = withScopes("mesh-subject-", SOURCES);
-  const round = (text: string) => entryRound(parseQuestion(text), [...scopes().keys()], async (scope, args) => (scopes().get(scope) as Pgc).search().entry(args.question, args.top_k));
+  const round = (text: string) => entryRoundOver(scopes(), text);
 
   it("is the first word when the question names it bare", () => {
     expect(bareSubject("How does yaml resolve the tag of a plain scalar?")).toBe("yaml");
