@@ -94,7 +94,8 @@ export class CallGraph {
    * A function defined inside another function's body (a closure the outer one returns, as factories do:
    * `createPacedMutations` returns its inner `mutate`; a decorator its `wrapper`) is where the outer one's
    * behaviour goes on: an edge `defines` from the innermost enclosing function or method to it, at its first
-   * line. Nothing calls it there, so `callersOf` does not list it.
+   * line. Nothing calls it there, so `callersOf` does not list it. So is a function of an object literal the
+   * outer one returns (`coreModule = () => ({ init(…) { … } })`: `coreModule.init`).
    */
   private linkNested(): void {
     for (const ids of this.fileNodes().values()) {
@@ -106,7 +107,9 @@ export class CallGraph {
         while (open.length > 0 && (open.at(-1) as GraphNode).line_end < node.line_start) open.pop();
         const parent = open.at(-1);
         const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
-        if (parent && !spansSame && node.kind === "function" && (parent.kind === "function" || parent.kind === "method")) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
+        // A function of the object a function returns is a method of that builder (`coreModule.init`).
+        const nested = node.kind === "function" || (node.kind === "method" && node.container === parent?.name);
+        if (parent && !spansSame && nested && (parent.kind === "function" || parent.kind === "method")) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
         if (!spansSame) open.push(node);
       }
     }

@@ -16,7 +16,8 @@
 //     a parameter typed `msg: Message`): that class's method `m`, or its bases'; none in the scope makes it
 //     a member exit naming the class.
 //  4. Through anything else (`obj.m()`, `mod.f()`, C++ `a->f()`, `ns::f()`): the definitions of `m`
-//     inside a class or module-level object named like the receiver's last part (`intervalProvider.m`);
+//     inside a class or object (module-level, or one a function returns: PGC.md) named like the receiver's
+//     last part (`intervalProvider.m`);
 //     a capitalised receiver of one name (`Object.create`, `JSON.parse`, `Foo.build`) is a class, namespace
 //     or constant, so nothing else: none in the scope makes it a member exit naming it as the class;
 //     else inside at most two classes a word of whose name the receiver is (`opener.open()` → `OpenerDirector.open`),

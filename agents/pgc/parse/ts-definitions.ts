@@ -59,14 +59,18 @@ export function addFunction(state: TsState, node: Node, outer: Node, name: strin
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
-export function addObjectMethod(state: TsState, node: Node, name: string, object: string): void {
-  state.ctx.addSymbol(node, {
+/**
+ * A function an object literal holds (`setInterval(…) { … }`, `init: (api) => { … }`) as a method of `object`:
+ * `outer` spans it with its key, `fn` is the function itself.
+ */
+export function addObjectMethod(state: TsState, outer: Node, fn: Node, name: string, object: string): void {
+  state.ctx.addSymbol(outer, {
     name,
     kind: "method",
-    signature: headText(state.ctx.content, node, node.childForFieldName("body")),
-    params: realChildren(node.childForFieldName("parameters")).length,
-    returns: returnTypeOf(node),
+    signature: headText(state.ctx.content, outer, fn.childForFieldName("body")),
+    params: realChildren(fn.childForFieldName("parameters")).length,
+    returns: returnTypeOf(fn),
     container: object,
   });
-  state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+  state.ctx.stack.push({ name, kind: "function", endIndex: outer.endIndex, node: outer });
 }

@@ -20,6 +20,7 @@ const TS_PATTERNS = [
   pattern("(class_declaration) @class"),
   pattern("(abstract_class_declaration) @class", "abstract_class_declaration"),
   pattern("(method_definition) @method"),
+  pattern("(pair key: (property_identifier) value: (_)) @pair"),
   pattern("(public_field_definition name: (property_identifier) value: (_)) @field_function", "public_field_definition"),
   pattern("(field_definition property: (property_identifier) value: (_)) @field_function", "field_definition"),
   pattern("(interface_declaration) @interface", "interface_declaration"),
@@ -43,6 +44,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   function: onFunction,
   class: onClass,
   method: onMethod,
+  pair: onPair,
   field_function: onFieldFunction,
   interface: onShape("interface"),
   type: onShape("type"),
@@ -86,19 +88,69 @@ function moduleObjectName(object: Node | null): string | undefined {
   return declarator?.childForFieldName("name")?.type === "identifier" ? declarator.childForFieldName("name")?.text : undefined;
 }
 
+/** The function a definition on the stack is (a declaration, a method, or the function value of a declarator or key). */
+function functionOf(definition: Node): Node | null {
+  if (FUNCTION_NODES.has(definition.type)) return definition;
+  const value = definition.childForFieldName("value") ?? definition.childForFieldName("right");
+  const fn = value ? unwrapped(value) : null;
+  return fn && FUNCTION_VALUES.has(fn.type) ? fn : null;
+}
+
+/**
+ * The function that builds and returns an object literal (`coreModule = () => ({ init(…) { … } })`, `return {
+ * startListening: (…) => { … } }`), when the literal is what the enclosing definition itself returns: its
+ * functions are what callers of the builder call (`m.init(…)`). Undefined for a literal returned by a callback
+ * inside it, passed as an argument, or assigned.
+ */
+function builderOf(state: TsState, object: Node | null): string | undefined {
+  if (object?.type !== "object") return undefined;
+  let at: Node = object;
+  while (at.parent && VALUE_WRAPPERS.has(at.parent.type)) at = at.parent;
+  const parent = at.parent;
+  let fn: Node | null = null;
+  if (parent?.type === "arrow_function" && parent.childForFieldName("body")?.id === at.id) fn = parent;
+  else if (parent?.type === "return_statement") {
+    fn = parent.parent;
+    while (fn && !FUNCTION_NODES.has(fn.type)) fn = fn.parent;
+  }
+  const definition = state.ctx.stack.enclosingFunction();
+  if (!fn || !definition || functionOf(definition.node)?.id !== fn.id) return undefined;
+  return definition.name;
+}
+
+/** A function an object literal holds: a method of a module-level object, or of the function that returns the literal. */
+function addLiteralFunction(state: TsState, outer: Node, fn: Node, name: string): boolean {
+  const object = moduleObjectName(outer.parent);
+  if (object) {
+    addObjectMethod(state, outer, fn, name, object);
+    return true;
+  }
+  const builder = builderOf(state, outer.parent);
+  if (!builder) return false;
+  // The builder's body holds the function: the call graph links it from the builder as a closure (`defines`).
+  addObjectMethod(state, outer, fn, name, builder);
+  return true;
+}
+
 function onMethod(state: TsState, node: Node): void {
   const name = node.childForFieldName("name")?.text;
   if (!name) return;
   // Class methods are symbols, and so are the methods of a module-level object (`intervalProvider.setInterval`,
-  // called as such); other object-literal methods still attribute the calls inside them.
-  const object = moduleObjectName(node.parent);
+  // called as such) and of an object a function returns; other object-literal methods still attribute the calls inside them.
   if (node.parent?.type === "class_body") {
     const cls = innermostClass(state);
     if (cls && node.children.some((c) => c?.type === "get")) state.properties.define(cls, name);
     addFunction(state, node, node, name, "method", node);
   }
-  else if (object) addObjectMethod(state, node, name, object);
-  else state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+  else if (!addLiteralFunction(state, node, node, name)) state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/** `key: (…) => { … }` in an object literal: a method as `key(…) { … }` is (onMethod). */
+function onPair(state: TsState, node: Node): void {
+  const value = node.childForFieldName("value");
+  const fn = value ? unwrapped(value) : null;
+  if (!fn || !FUNCTION_VALUES.has(fn.type)) return;
+  addLiteralFunction(state, node, fn, node.childForFieldName("key")?.text ?? "");
 }
 
 /**
