@@ -23,6 +23,8 @@ export interface PgcQueryOptions {
  * `export const asyncScheduler = new AsyncScheduler(…)`.
  */
 const LINKABLE_KINDS = new Set(["function", "method", "class", "struct", "union", "enum", "typedef", "interface", "type", "macro", "variable"]);
+/** Python source: a function nested in another is no linkable name (facts). */
+const PYTHON_FILE = /\.pyi?$/;
 
 function edgeMap(docs: readonly IndexDoc[]): EdgeMap {
   const edges = new Map<string, string[]>();
@@ -135,7 +137,10 @@ export class Pgc {
 
   /** What the manager's topology needs: owned paths, linkable symbols, references leaving the scope. */
   facts(): ScopeFacts {
-    const symbols = [...new Set(this.data.symbols.filter((s) => LINKABLE_KINDS.has(s.kind)).map((s) => s.name))].sort();
+    // A Python function defined in another's body is no name another module can import or call: not linkable.
+    const closures = new Set(this.callGraph().nodes.filter((n) => n.nested && PYTHON_FILE.test(n.file_path)).map((n) => placeKey(n.file_path, n.line_start, n.name)));
+    const linkable = this.data.symbols.filter((s) => LINKABLE_KINDS.has(s.kind) && !closures.has(placeKey(s.file_path, s.line_start, s.name)));
+    const symbols = [...new Set(linkable.map((s) => s.name))].sort();
     // C struct fields this scope stores its functions into: a call through one elsewhere may land here.
     const fields = this.callGraph().boundFields();
     // And the fields its code calls through (`ops->ndo_start_xmit(…)`), with how many call sites: who may call those functions.

@@ -86,18 +86,21 @@ export class CallGraph {
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
+    const nested = this.nestings();
     this.link(data.calls, data.crossScopeReferences);
-    this.linkNested();
+    for (const { parent, node } of nested) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
   }
 
   /**
    * A function defined inside another function's body (a closure the outer one returns, as factories do:
    * `createPacedMutations` returns its inner `mutate`; a decorator its `wrapper`) is where the outer one's
    * behaviour goes on: an edge `defines` from the innermost enclosing function or method to it, at its first
-   * line. Nothing calls it there, so `callersOf` does not list it. So is a function of an object literal the
-   * outer one returns (`coreModule = () => ({ init(…) { … } })`: `coreModule.init`).
+   * line (added after the calls are linked). Nothing calls it there, so `callersOf` does not list it. So is a
+   * function of an object literal the outer one returns (`coreModule = () => ({ init(…) { … } })`:
+   * `coreModule.init`). The nested function is marked `nested`: no other module can name it.
    */
-  private linkNested(): void {
+  private nestings(): { parent: GraphNode; node: GraphNode }[] {
+    const out: { parent: GraphNode; node: GraphNode }[] = [];
     for (const ids of this.fileNodes().values()) {
       // Outer first: by first line, then the longer one; a stack of the definitions still open.
       const sorted = [...ids].sort((a, b) => (this.nodes[a] as GraphNode).line_start - (this.nodes[b] as GraphNode).line_start || (this.nodes[b] as GraphNode).line_end - (this.nodes[a] as GraphNode).line_end);
@@ -107,12 +110,14 @@ export class CallGraph {
         while (open.length > 0 && (open.at(-1) as GraphNode).line_end < node.line_start) open.pop();
         const parent = open.at(-1);
         const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
+        const inFunction = parent !== undefined && !spansSame && (parent.kind === "function" || parent.kind === "method");
         // A function of the object a function returns is a method of that builder (`coreModule.init`).
-        const nested = node.kind === "function" || (node.kind === "method" && node.container === parent?.name);
-        if (parent && !spansSame && nested && (parent.kind === "function" || parent.kind === "method")) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
+        if (inFunction && node.kind === "function") node.nested = true;
+        if (inFunction && (node.kind === "function" || (node.kind === "method" && node.container === parent.name))) out.push({ parent, node });
         if (!spansSame) open.push(node);
       }
     }
+    return out;
   }
 
   /** The scope's functions stored into a struct field, with where each was bound. */

@@ -21,6 +21,8 @@ export interface GraphNode {
   fallback?: true;
   /** A method with nothing to run (CodeSymbol.abstract): a subclass, perhaps another scope's, implements it. */
   abstract?: true;
+  /** A function defined in another function's body (a closure): its name is the enclosing function's alone. */
+  nested?: true;
 }
 
 /** A call from one node to another inside the scope, at `line` of the caller's file. */

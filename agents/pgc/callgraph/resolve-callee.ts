@@ -69,6 +69,7 @@ const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 /** A name, or a TS/JS private member's (`#newResponse`, called `this.#newResponse(…)`). */
 const NAME = /^#?[A-Za-z_$][\w$]*$/;
 const CAPITALISED = /^[A-Z][\w$]*$/;
+const PYTHON_FILE = /\.pyi?$/;
 
 /**
  * A method the object's class does not define here: when the scope defines that class, the method comes
@@ -114,7 +115,7 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   const defined = index.named(name);
   if (moduleFile !== undefined) {
     // Imported from a file of the scope (`parse.parse(…)` after `import * as parse from "./parse.js"`): its definition there.
-    const inModule = defined.filter((n) => n.file_path === moduleFile && n.container === undefined);
+    const inModule = defined.filter((n) => n.file_path === moduleFile && n.container === undefined && !n.nested);
     if (inModule.length > 0) return { kind: "local", nodes: throughConstructor(inModule, index) };
   }
   if (receiverClass && receiver !== null) {
@@ -157,21 +158,24 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     if (nodes.length > 0) return { kind: "local", nodes, exit: name };
     return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
   }
+  // Python: a function defined in another's body is no attribute of any object or module (`plugins.load(…)`
+  // never calls a closure `load`); a TS/JS closure may be, in an object its builder returns (`{ useQuery }`).
+  const reachable = PYTHON_FILE.test(caller.file_path) ? defined.filter((n) => !n.nested) : defined;
   const owner = receiver.split(/\.|->|::/).at(-1);
   // A capitalised receiver of one name is a class, namespace or constant (`Object.create`, `JSON.parse`,
   // `Foo.build`), never an instance of unknown class: only that class's own `m` is meant.
   const named = CAPITALISED.test(receiver) ? receiver : undefined;
   // `x.get(…)`, `s.encode(…)`: as likely the language's own dict, Map or string as any class of the code.
   const builtin = !named && isBuiltinMethod(name, caller.file_path);
-  if (defined.length === 0) return builtin ? { kind: "none" } : { kind: "member", name, ...(named ? { receiverClass: named } : {}) };
+  if (reachable.length === 0) return builtin ? { kind: "none" } : { kind: "member", name, ...(named ? { receiverClass: named } : {}) };
   // A receiver that names the container (`intervalProvider.setInterval`, `Foo.create`, `ns::f`) says which.
-  const contained = defined.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
+  const contained = reachable.filter((n) => n.container !== undefined && n.container.split(/::|\./).at(-1) === owner);
   if (contained.length > 0) return { kind: "local", nodes: contained };
   if (named) return { kind: "member", name, receiverClass: named };
   // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
   const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
-  const namedAfter = word.length >= MIN_RECEIVER_WORD ? defined.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];
+  const namedAfter = word.length >= MIN_RECEIVER_WORD ? reachable.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];
   if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
-  if (builtin || defined.length > MAX_MEMBER_TARGETS) return { kind: "none" };
-  return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
+  if (builtin || reachable.length > MAX_MEMBER_TARGETS) return { kind: "none" };
+  return { kind: "local", nodes: throughConstructor(preferFile(reachable, caller.file_path), index) };
 }
