@@ -4,6 +4,8 @@
 import { dispatchPrefix, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { destinationTerms } from "../../search/question.js";
+import { tokenize } from "../../pgc/retrieval/index.js";
+import { MIN_RECEIVER_WORD } from "../../pgc/callgraph/resolve-callee.js";
 import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit } from "./exit-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
@@ -50,6 +52,8 @@ export interface Probe {
   own: number;
   /** The share of the question its owner's best path from the callee adds past it. */
   adds: number;
+  /** The callee's own relevance in its owner, carried (RELEVANCE_CARRY): which of several owners' definitions is meant. */
+  carried: number;
   /** own + adds: what following the exit is worth. */
   value: number;
   /** The chain's coverage of the question through this exit, at the end of its owner's best path. */
@@ -77,7 +81,7 @@ async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLea
     const callee = answered.result.steps[0];
     const carried = callee ? RELEVANCE_CARRY * relevance(request.question, callee.matches) : 0;
     const own = Math.max(lead.score, carried);
-    return { lead, owner, args, ...answered, own, adds: best - now, value: own + (best - now), reach: best };
+    return { lead, owner, args, ...answered, own, carried, adds: best - now, value: own + (best - now), reach: best };
   } catch (error) {
     return { failed: `${owner} did not answer: ${(error as Error).message}` };
   }
@@ -108,8 +112,9 @@ export const PASS_THROUGH_BEAM = 2;
  * looked-into exits whose owner adds nothing (besides the exit already chosen), its own best exits
  * (PASS_THROUGH_BEAM of them; a field exit in each of its first FIELD_OWNER_BEAM binders) are looked into in
  * turn; the first exit is followed when one of those leads further than `bar` — staying, or the exit chosen
- * by its own look-ahead — by more than the two hops' cost (DEPTH_COST each), and the chain then goes on by
- * that exit (`then`). Up to 4 more requests a hop, 16 when every one is a field exit.
+ * by its own look-ahead — by more than what the steps through the owner and the step into the next cost
+ * (DEPTH_COST each: a path of three steps through a scope that adds nothing, into a logger whose class name
+ * holds a word of the question, does not pay for itself), and the chain then goes on by that exit (`then`). Up to 4 more requests a hop, 16 when every one is a field exit.
  */
 async function passThrough(deps: TraceDeps, request: TraceRequest, result: ExpandResult, looked: readonly Probe[], before: Coverage, visited: ReadonlySet<string>, scope: string, hops: readonly TracedHop[], bar: number): Promise<{ probe: Probe; next: Probe } | null> {
   const through = looked.filter((p) => p.adds < FOLLOW_THRESHOLD && p.result.leads.some((l) => l.exit)).slice(0, PASS_THROUGH_BEAM);
@@ -130,8 +135,9 @@ async function passThrough(deps: TraceDeps, request: TraceRequest, result: Expan
       for (const owner of fresh) pending.push(lookAhead(deps, request, lead, owner, probe.result, after, [...hops, { scope: probe.owner, agent: probe.agent } as TracedHop]).then((next) => ({ probe, next })));
     }
   }
-  // Two more hops must be paid for, as any step is (DEPTH_COST each).
-  const found = (await Promise.all(pending)).filter((f): f is { probe: Probe; next: Probe } => !("failed" in f.next) && f.next.reach > bar + 2 * DEPTH_COST && f.next.value >= FOLLOW_THRESHOLD);
+  // The steps through the owner that adds nothing, and the step into the next, must be paid for, as any
+  // step adding nothing is (DEPTH_COST each; chainCost): `call_write_iter`, one step, costs two.
+  const found = (await Promise.all(pending)).filter((f): f is { probe: Probe; next: Probe } => !("failed" in f.next) && f.next.reach > bar + DEPTH_COST * (f.next.lead.path.length + 1) && f.next.value >= FOLLOW_THRESHOLD);
   return found.sort((a, b) => b.next.reach - a.next.reach)[0] ?? null;
 }
 
@@ -172,6 +178,43 @@ function fleetCallSites(ownership: TraceDeps["ownership"], exit: NonNullable<Sea
 function byFleetCallSites(ownership: TraceDeps["ownership"], leads: readonly SearchLead[]): SearchLead[] {
   const sites = new Map(leads.map((l) => [l, fleetCallSites(ownership, l.exit as NonNullable<SearchLead["exit"]>)]));
   return [...leads].sort((a, b) => b.score - a.score || (sites.get(a) as number) - (sites.get(b) as number));
+}
+
+/**
+ * Whether the object a call goes through is named after the class of the callee its owner found
+ * (`plugins.load(…)` and `PluginLoader.load`, `opener.open()` and `OpenerDirector.open`; the object may be
+ * a name imported from a module, as SQLAlchemy's `plugins` is): a word of the
+ * receiver's last name, as the tokenizer reads it, is a word of the class's name (PGC.md call rule 4 says
+ * the same inside a scope; a receiver under four letters names nothing).
+ */
+export function namedAfterClass(exit: NonNullable<SearchLead["exit"]>, calleeQualified: string | undefined): boolean {
+  if (exit.via === "field" || !calleeQualified || !exit.callee.endsWith(`.${exit.target}`)) return false;
+  const receiver = exit.callee.slice(0, -exit.target.length - 1).split(/\.|->|::/).at(-1)?.replace(/^_+/, "") ?? "";
+  const dot = calleeQualified.lastIndexOf(".");
+  if (receiver.length < MIN_RECEIVER_WORD || dot <= 0) return false;
+  const classWords = new Set(tokenize(calleeQualified.slice(0, dot)));
+  return tokenize(receiver).some((w) => classWords.has(w));
+}
+
+/**
+ * An exit looked into in several owners (a field's binders, a name several scopes define) calls one
+ * definition: the one whose own relevance (carried) and path add most to the question — a field's binder
+ * storing the function the question names —; of owners worth the same, one whose class the object is named
+ * after (namedAfterClass: `plugins.load(…)`, `PluginLoader.load`), else the first (the entry round's most
+ * relevant). The others are dropped. (The name decides only a tie: rxjs's `scheduler.schedule(…)` is the
+ * abstract `Scheduler.schedule`, whose path in its own scope adds nothing, and `AsyncAction.schedule`, where
+ * the work goes on, is worth more.)
+ */
+export function oneOwnerEach(looked: readonly Probe[]): Probe[] {
+  const key = (p: Probe) => callSiteKey(p.lead.exit as NonNullable<SearchLead["exit"]>);
+  const named = (p: Probe) => (namedAfterClass(p.lead.exit as NonNullable<SearchLead["exit"]>, p.result.steps[0]?.qualified) ? 1 : 0);
+  const chosen = new Map<string, Probe>();
+  for (const p of looked) {
+    const held = chosen.get(key(p));
+    const worth = (q: Probe) => q.carried + q.adds;
+    if (!held || worth(p) > worth(held) || (worth(p) === worth(held) && named(p) > named(held))) chosen.set(key(p), p);
+  }
+  return looked.filter((p) => chosen.get(key(p)) === p);
 }
 
 export async function chooseExit(
@@ -227,18 +270,19 @@ export async function chooseExit(
     if ("failed" in probe) decisions.push({ at: "skip", detail: `${candidates[i]?.lead.exit?.target}: ${probe.failed}` });
     else looked.push(probe);
   }
+  const contenders = oneOwnerEach(looked);
   // On a planned route, an exit whose owner's paths go on into the route's next scope but one comes first:
   // the route must go on from where the exit leads (`dma_map_single`, not `dma_mapping_error`, leaves the
   // driver for kernel on the way to mm).
   const after = plan?.[hops.length + 1];
-  const onward = new Map(looked.map((p) => [p, after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0]));
+  const onward = new Map(contenders.map((p) => [p, after !== undefined && p.result.leads.some((l) => l.exit && ownsExit(deps, request, l.exit, p.owner, after)) ? 1 : 0]));
   const goesOn = (p: Probe) => onward.get(p) ?? 0;
   // Of exits worth the same, the worker's order stands (the fleet's order above only chose which to look into).
   const siteOf = (exit: SearchLead["exit"]) => (exit ? callSiteKey(exit) : "");
   const place = new Map(result.leads.map((l, i) => [siteOf(l.exit), i]));
   const placeOf = (p: Probe) => place.get(siteOf(p.lead.exit)) ?? result.leads.length;
-  looked.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value || placeOf(a) - placeOf(b));
-  const best = looked[0];
+  contenders.sort((a, b) => goesOn(b) - goesOn(a) || b.value - a.value || placeOf(a) - placeOf(b));
+  const best = contenders[0];
   // Staying is an option too: the best path that ends in this scope. An exit is followed only if the
   // chain through it covers at least as much of the question as that path does.
   const stay = Math.max(coverageShare(request.question, before), ...result.leads.filter((l) => l.exit === null).map((l) => l.coverage));
@@ -247,7 +291,7 @@ export async function chooseExit(
   // The exit worth most may lead less far than staying while another leads as far: the chain goes on by the
   // one worth most of those that do (fsync's chain leaves ext4 for jbd2 by `ext4_jbd2_inode_add_wait` when
   // `ext4_force_commit`, worth more, ends short of what staying covers).
-  const asFar = !followed && wanted === null && best && best.value >= FOLLOW_THRESHOLD ? looked.find((p) => p !== best && p.value >= FOLLOW_THRESHOLD && p.reach >= stay) : undefined;
+  const asFar = !followed && wanted === null && best && best.value >= FOLLOW_THRESHOLD ? contenders.find((p) => p !== best && p.value >= FOLLOW_THRESHOLD && p.reach >= stay) : undefined;
   if (asFar) followed = asFar;
   // An exit whose owner adds nothing itself may pass the chain on further than staying, or than the exit
   // chosen so far leads (`call_write_iter`, all of whose work is the call through `f_op->write_iter`).
@@ -255,12 +299,14 @@ export async function chooseExit(
   const chosen = followed;
   const bar = Math.max(stay, chosen?.reach ?? 0);
   if (wanted === null && hops.length + 2 <= request.maxHops) {
-    passedOn = await passThrough(deps, request, result, looked.filter((p) => p !== chosen), before, visited, scope, hops, bar);
+    passedOn = await passThrough(deps, request, result, contenders.filter((p) => p !== chosen), before, visited, scope, hops, bar);
     if (passedOn) followed = passedOn.probe;
   }
   if (followed) {
     const exit = followed.lead.exit as NonNullable<SearchLead["exit"]>;
-    const others = looked.filter((p) => p !== followed).map((p) => `${p.lead.exit?.target} ${fmt(p.value)}`);
+    // An exit looked into in several owners is told apart by its owner.
+    const shared = (p: Probe) => looked.some((q) => q !== p && q.lead.exit?.target === p.lead.exit?.target);
+    const others = looked.filter((p) => p !== followed).map((p) => `${p.lead.exit?.target}${shared(p) ? ` in ${p.owner}` : ""} ${fmt(p.value)}`);
     const named = explainMatches(exit.matches) || "its name matches nothing new";
     const reason = wanted !== null
       ? `the planned route goes to ${wanted}${goesOn(followed) ? `, and ${wanted}'s path from ${exit.target} goes on into ${after}` : ""}`

@@ -28,19 +28,27 @@ export function asModuleExit(exit: NonNullable<SearchLead["exit"]>, ownership: O
  */
 export const FIELD_OWNER_BEAM = 4;
 
-/** The scopes an exit may continue in, best first: one for a call by name, up to FIELD_OWNER_BEAM for a field. */
+/**
+ * The scopes an exit may continue in, best first: for a call by name, the scope that owns the callee, or each
+ * of the (at most MAX_AMBIGUOUS_OWNERS) scopes defining it when nothing tells them apart — the look-ahead
+ * into each says which path goes on with the question (`plugins.load(…)`: the plugin loader's `load`, not
+ * an event hook's); up to FIELD_OWNER_BEAM for a field.
+ */
 export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scopes: string[] } | { none: string } {
-  if (exit.via !== "field") {
-    const owner = ownerOfExit(exit, from, deps, scopeScores);
-    return "none" in owner ? owner : { scopes: [owner.scope] };
-  }
+  if (exit.via !== "field") return rankedOwners(exit, from, deps, scopeScores);
   const binders = rankedBinders(exit.target, from, deps.ownership, scopeScores);
   return binders.length === 0 ? { none: `no other scope stores a function into the field ${exit.target}` } : { scopes: binders.slice(0, FIELD_OWNER_BEAM) };
 }
 
-/** The scope that owns an exit's callee, or why none can be chosen. */
+/** The scope that owns an exit's callee (the first of ownersOfExit's), or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   if (exit.via === "field") return ownerOfField(exit.target, from, deps.ownership, scopeScores);
+  const owners = rankedOwners(exit, from, deps, scopeScores);
+  return "none" in owners ? owners : { scope: owners.scopes[0] as string };
+}
+
+/** The scopes that may own a call by name's callee, the entry round's most relevant first, or why there are none. */
+function rankedOwners(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scopes: string[] } | { none: string } {
   // The object's class, when the caller says it, tells the scopes apart as an import does; a class no scope
   // defines (`Object`, `JSON`, a class of an installed package) is outside the code base, and so is its method.
   if (exit.receiver_class && !exit.module && deps.ownership.ownersOf(exit.receiver_class).length === 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is no class of the code base` };
@@ -53,10 +61,8 @@ export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string,
   if (both.length === 0 && classOwners.length > 0 && definers.length > 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is ${classOwners.join(", ")}'s, which define${classOwners.length === 1 ? "s" : ""} no ${exit.target}` };
   const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
   if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
-  if (pool.length === 1) return { scope: pool[0] as string };
   if (pool.length > MAX_AMBIGUOUS_OWNERS) return { none: `${pool.length} scopes define ${exit.target}` };
-  const ranked = [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b));
-  return { scope: ranked[0] as string };
+  return { scopes: [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b)) };
 }
 
 /**

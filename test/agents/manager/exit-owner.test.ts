@@ -3,6 +3,7 @@
 // caller's file, a directory's index by everything in the directory (where its re-exports come from).
 import { describe, expect, it } from "vitest";
 import { scopeMapOf } from "../../helpers/scopes.js";
+import { namedAfterClass, oneOwnerEach, type Probe } from "../../../agents/manager/search/choose-exit.js";
 import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
@@ -46,8 +47,12 @@ describe("the scope an exit continues in", () => {
     const map = await scopeMap();
     const scores = new Map([["v3", 0.9]]);
     expect(ownerOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "core-2" });
-    // Without a module to tell them apart, the entry round's scores decide.
+    // Without a module to tell them apart, the entry round's scores decide which comes first; the
+    // look-ahead is told of each, and what each one's path adds chooses.
     expect(ownerOfExit(exit("_parse", undefined, "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scope: "v3" });
+    expect(ownersOfExit(exit("_parse", undefined, "src/v4/classic/parse.ts"), "classic", { ownership: map }, scores)).toEqual({ scopes: ["v3", "core-2"] });
+    const member = { ...exit("detect", undefined, "requests/models.py"), callee: "self.detector.detect", via: "member" as const };
+    expect(ownersOfExit(member, "requests", { ownership: map }, new Map())).toEqual({ scopes: ["chardet", "charset-normalizer"] });
   });
 
   it("takes a member call through a name that is a package of the code base as a call into that package", async () => {
@@ -83,6 +88,35 @@ describe("the scope an exit continues in", () => {
     // A call by name still has one owner.
     expect(ownersOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, new Map())).toEqual({ scopes: ["core-2"] });
     expect(ownersOfExit({ ...field, target: "read_iter" }, "fs", { ownership: map }, new Map())).toEqual({ none: "no other scope stores a function into the field read_iter" });
+  });
+
+  it("tells a member call's owners apart by the class its object is named after", () => {
+    const member = (callee: string): NonNullable<SearchLead["exit"]> => ({ ...exit("load", undefined, "engine/url.py"), callee, via: "member" });
+    expect(namedAfterClass(member("plugins.load"), "PluginLoader.load")).toBe(true);
+    expect(namedAfterClass(member("plugins.load"), "InstanceEvents.load")).toBe(false);
+    expect(namedAfterClass(member("self._plugins.load"), "PluginLoader.load")).toBe(true);
+    // A name imported from a module is an object as well (`from ..dialects import plugins`).
+    expect(namedAfterClass({ ...member("plugins.load"), via: "reference", module: "..dialects" }, "PluginLoader.load")).toBe(true);
+    // A receiver under four letters, a function of no class, or a call by name names nothing.
+    expect(namedAfterClass(member("p.load"), "PluginLoader.load")).toBe(false);
+    expect(namedAfterClass(member("plugins.load"), "load")).toBe(false);
+    expect(namedAfterClass(exit("load", undefined, "engine/url.py"), "PluginLoader.load")).toBe(false);
+  });
+
+  it("keeps one owner of an exit looked into in several: the one worth most, the one named by the object on a tie", () => {
+    const load = { ...exit("load", undefined, "engine/url.py"), callee: "plugins.load", via: "member" as const };
+    const probe = (owner: string, qualified: string, carried: number, adds: number, lead = load): Probe =>
+      ({ lead: { path: [0], call_sites: [], exit: lead, score: 0.05, coverage: 0.5 }, owner, carried, adds, own: 0.05, value: 0.05 + adds, reach: 0.5 + adds, result: { steps: [{ qualified }] } }) as unknown as Probe;
+    const owners = (probes: Probe[]) => oneOwnerEach(probes).map((p) => p.owner);
+    // Worth the same: the class the object is named after, whichever came first.
+    expect(owners([probe("orm", "InstanceEvents.load", 0, 0), probe("util", "PluginLoader.load", 0, 0)])).toEqual(["util"]);
+    // Worth more wins over the name (rxjs's `scheduler.schedule(…)` into AsyncAction's, not the abstract Scheduler's).
+    expect(owners([probe("orm", "InstanceEvents.load", 0.1, 0.2), probe("util", "PluginLoader.load", 0, 0)])).toEqual(["orm"]);
+    // Nothing to tell them apart: the first, the entry round's most relevant.
+    expect(owners([probe("orm", "InstanceEvents.load", 0, 0), probe("ext", "Mutable.load", 0, 0)])).toEqual(["orm"]);
+    // Another exit keeps its own owner.
+    const other = { ...load, target: "get", callee: "plugins.get", call_site: { ...load.call_site, line: 2 } };
+    expect(owners([probe("orm", "InstanceEvents.load", 0, 0), probe("util", "PluginLoader.get", 0, 0, other)])).toEqual(["orm", "util"]);
   });
 
   it("passes over a constructor whose object the same line calls a method on: the flow goes on into the method", () => {

@@ -2,7 +2,9 @@
 // call rule 4): a member call `plugins.load(…)` never calls a closure `load`, in the scope or in another, and
 // a scope holding only such a `load` does not define it for the manager. Found on SQLAlchemy, where
 // `plugins.load(plugin_name)` in `URL._instantiate_plugins` was followed into a closure `load` of the
-// mutable extension instead of the plugin loader. Over code written here in that shape, four scopes.
+// mutable extension instead of the plugin loader. Over code written here in that shape, five scopes; a
+// member call whose callee two scopes define (the ORM's event hook `load` besides the loader's) is looked into
+// in each, and the one whose class the object is named after (`plugins`, `PluginLoader`) is followed.
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
@@ -30,8 +32,15 @@ const SOURCES = {
     "util/loader.py": sourceLines(
       "class PluginLoader:",
       "    def load(self, name):",
-      '        """Load the dialect plugin registered under name."""',
       "        return self.impls[name]()",
+    ),
+  },
+  orm: {
+    "orm/events.py": sourceLines(
+      "class InstanceEvents:",
+      "    def load(self, target, context):",
+      '        """Receive each object the ORM loaded from a row."""',
+      "        return target",
     ),
   },
   dialects: {
@@ -71,8 +80,9 @@ describe("a Python closure", () => {
   });
 
   it("does not take a chain leaving the scope by a member call of its name", async () => {
-    const outcome = await traceFrom(scopes(), facts(), "How does URL.instantiate_plugins load each dialect plugin?", "instantiate_plugins");
+    const outcome = await traceFrom(scopes(), facts(), "How does the URL instantiate each dialect it names?", "instantiate_plugins");
     const steps = outcome.steps.map((s) => `${s.scope}:${s.symbol}`);
     expect(steps).toEqual(["engine:URL.instantiate_plugins", "util:PluginLoader.load"]);
+    expect(outcome.decisions.find((d) => d.at === "exit")?.detail).toMatch(/also looked at: load in orm/);
   });
 });
