@@ -12,7 +12,7 @@ const PYTHON = new Set([
   "append", "extend", "insert", "remove", "index", "count", "sort", "reverse", "add", "discard", "union", "intersection", "difference",
   // str, bytes
   "encode", "decode", "split", "rsplit", "splitlines", "join", "strip", "lstrip", "rstrip", "replace", "format", "startswith", "endswith",
-  "lower", "upper", "find", "rfind", "partition", "rpartition",
+  "lower", "upper", "find", "rfind", "partition", "rpartition", "translate", "title", "capitalize", "center", "ljust", "rjust", "zfill", "casefold", "expandtabs", "hex",
   // file objects (`open(…)`, io's streams)
   "read", "readline", "readlines", "write", "writelines", "flush", "seek", "tell", "close",
 ]);
@@ -28,6 +28,22 @@ const JAVASCRIPT = new Set([
   // Promise, Object, Function
   "then", "catch", "finally", "toString", "valueOf", "hasOwnProperty", "call", "apply", "bind",
 ]);
+
+/**
+ * A receiver that is a value the language builds — a literal (`"…".join`, `[…].map`, `{…}.get`, an f-string)
+ * or a call of a built-in type (`str(x).translate`, `list(x).sort`, `String(x).trim`, `Array.from(x).map`,
+ * `Object.keys(x).forEach`) — whatever its method's name.
+ */
+const PYTHON_VALUE = /^(?:[rbuf]{0,2}["']|\[|\{|\(\s*\)|(?:str|bytes|bytearray|list|dict|set|frozenset|tuple|repr|format|sorted|reversed)\()/i;
+const JAVASCRIPT_VALUE = /^(?:["'`]|\[|\{|(?:String|Number|Array\.from|Array\.of|Object\.(?:keys|values|entries|assign)|JSON\.stringify|Promise\.(?:all|allSettled|race|resolve|reject))\()/;
+
+/** Whether the receiver of a call is a value the language builds (PYTHON_VALUE, JAVASCRIPT_VALUE): its methods are the language's own. */
+export function isBuiltinValue(receiver: string, filePath: string): boolean {
+  const language = languageForPath(filePath);
+  if (language === "python") return PYTHON_VALUE.test(receiver);
+  if (language === "typescript" || language === "tsx" || language === "javascript") return JAVASCRIPT_VALUE.test(receiver);
+  return false;
+}
 
 /** Whether `name` is a method of the built-in values of the language the file is written in. */
 export function isBuiltinMethod(name: string, filePath: string): boolean {

@@ -24,13 +24,14 @@
 //     else the scope's definitions of `m`, when there are at most MAX_MEMBER_TARGETS of them (more is a common name — `get`, `close` —
 //     and the receiver's type is unknown: no guess is made); none in the scope makes it a member exit. A
 //     name the language's own values have (`get`, `pop`, `encode`, `push`: builtin-methods.ts) is neither
-//     guessed nor an exit: the object is as likely a dict, a Map or a string.
+//     guessed nor an exit: the object is as likely a dict, a Map or a string. Nor is any method of a value
+//     the language builds, a literal or a built-in type's result (`str(x).translate(…)`, `Object.keys(o).map(…)`).
 //  (C calls through a struct field, `ops->f()`, are linked before these rules: call-graph.ts, fieldCalled.)
 // Not resolved: calls through function pointers or callbacks held in variables, dispatch through an
 // object of unknown class (`obj.m()` with many `m`), decorators, and names built at run time (getattr,
 // computed keys).
 import { splitIdentifier } from "../retrieval/index.js";
-import { isBuiltinMethod } from "./builtin-methods.js";
+import { isBuiltinMethod, isBuiltinValue } from "./builtin-methods.js";
 import type { GraphNode } from "./call-graph.js";
 
 export interface CalleeIndex {
@@ -161,6 +162,8 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   // Python: a function defined in another's body is no attribute of any object or module (`plugins.load(…)`
   // never calls a closure `load`); a TS/JS closure may be, in an object its builder returns (`{ useQuery }`).
   const reachable = PYTHON_FILE.test(caller.file_path) ? defined.filter((n) => !n.nested) : defined;
+  // A method of a value the language builds (`str(self.data).translate(…)`, `", ".join(…)`) is the language's own.
+  if (isBuiltinValue(receiver, caller.file_path)) return { kind: "none" };
   const owner = receiver.split(/\.|->|::/).at(-1);
   // A capitalised receiver of one name is a class, namespace or constant (`Object.create`, `JSON.parse`,
   // `Foo.build`), never an instance of unknown class: only that class's own `m` is meant.

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { openScopes, traceFrom, withScopes } from "../../helpers/scopes.js";
+import { openScopes, sourceLines, traceFrom, withScopes } from "../../helpers/scopes.js";
 import { type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 
@@ -105,5 +105,42 @@ describe("a scope the chain passes through, beside an exit that is followed", ()
     expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["vfs:shrink_file", "core:notify_change", "impl:apply_size", "impl:ext_free_extents"]);
     const left = traced.decisions.find((d) => d.at === "exit")?.detail ?? "";
     expect(left).toMatch(/^left vfs by notify_change \(vfs\/open\.py:7\) into core: core adds nothing itself \([\d.]+\), but passes the chain on by apply_size \(core\/attr\.py:4\) into impl, which leads to [\d.]+ of the question, more than staying \([\d.]+\) and than record_shrink \([\d.]+\), worth [\d.]+ itself/);
+  });
+});
+
+// The steps through a scope that adds nothing are paid for one by one (DEPTH_COST each), as any step adding
+// nothing is: a path of five forwarding calls into a logger whose class name holds a word of the question
+// does not pay for itself, where one call would (SQLAlchemy's ORM chain had gone on through `correlate` and
+// `PathRegistry.set` into `InstanceLogger.debug` for "… turn each row into an instance").
+describe("a long path through a scope that adds nothing", () => {
+  const long = withScopes("mesh-pass-through-long-", {
+    vfs: { "vfs/open.py": sourceLines("from core.attr import notify_change", "", "def shrink_file(path, size):", '    """Shrinks a file to a new size, records the file size, stores the path."""', "    return notify_change(path, size)") },
+    core: {
+      "core/attr.py": sourceLines(
+        "def notify_change(path, size):",
+        "    return check_change(path, size)",
+        "",
+        "def check_change(path, size):",
+        "    return validate_change(path, size)",
+        "",
+        "def validate_change(path, size):",
+        "    return prepare_change(path, size)",
+        "",
+        "def prepare_change(path, size):",
+        "    return queue_change(path, size)",
+        "",
+        "def queue_change(path, size):",
+        "    return path.logger.debug(size)",
+      ),
+    },
+    impl: { "impl/log.py": sourceLines("class InstanceLogger:", "    def debug(self, message):", "        return message") },
+  });
+  const question = "When a file shrinks to a new size, how is the file size of the instance recorded?";
+
+  it("is not passed through for the little it leads to", async () => {
+    const facts = [...long().values()].map((p) => p.facts());
+    const traced = await traceFrom(long(), facts, question, "shrink_file");
+    expect(traced.steps.map((s) => s.symbol)).toEqual(["shrink_file"]);
+    expect(traced.decisions.at(-1)?.detail).toMatch(/^no exit from vfs bears on the question enough to follow/);
   });
 });
