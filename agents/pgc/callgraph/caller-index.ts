@@ -18,13 +18,13 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
   for (const [from, edges] of out) {
     for (const e of edges) {
       if (e.defines) continue;
-      const caller: CallerOf = { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, to: nodes[e.to] as GraphNode, ...(e.bound ? { field: e.bound.field } : {}) };
+      const caller: CallerOf = { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, to: nodes[e.to] as GraphNode, ...(e.bound ? { field: e.bound.field } : {}), ...(e.error_path ? { error_path: true as const } : {}) };
       const name = lastPart(e.callee);
       add(name, caller);
       if (e.bound && e.bound.field !== name) add(e.bound.field, caller);
     }
   }
-  for (const [from, edges] of exits) for (const e of edges) add(e.target, { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}) });
+  for (const [from, edges] of exits) for (const e of edges) add(e.target, { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}), ...(e.error_path ? { error_path: true as const } : {}) });
   for (const list of index.values()) list.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
   return index;
 }

@@ -76,4 +76,6 @@ export interface CallerOf {
   receiver_class?: string;
   /** The C struct field, or the Python dispatch's pseudo-field (`do_*`), the call goes through. */
   field?: string;
+  /** The call is on an error path (CallSite.error_path). */
+  error_path?: true;
 }

@@ -5,6 +5,7 @@ import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } fro
 import { tokenize } from "../retrieval/index.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan, extendsMethod } from "./method-callers.js";
+import { asksAboutErrors } from "../../search/error-priors.js";
 import type { AliasSite } from "./reexports.js";
 import { EntryIndex, type ScoredNode, type UsedBy } from "./entry-index.js";
 import { DEFAULT_LOCAL_DEPTH, pathOf, picksImplementation, searchForward, type NodeMatcher, type RawLead } from "./local-search.js";
@@ -157,13 +158,17 @@ export class ScopeSearch {
     // Through a struct field (`from.field`): only the calls through that field (`ops->ndo_start_xmit(…)`).
     const dot = args.from.symbol.lastIndexOf(".");
     const owner = dot > 0 ? args.from.symbol.slice(0, dot).split(".").at(-1) : undefined;
+    const followErrors = asksAboutErrors(args.question);
     const found = this.graph
       .callersOf(name)
       .filter((c) => (args.from.field ? (c.field ?? fieldCalled({ callee: c.callee, file_path: c.node.file_path })) === name : !(c.node.name === name && c.callee === name)))
       .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
       .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of))
       // Asked by name for a method (a climb), a subclass's override extending it is no caller before it.
-      .filter((c) => args.from.method_of === undefined || !extendsMethod(this.graph, c.node, name, args.from.method_of));
+      .filter((c) => args.from.method_of === undefined || !extendsMethod(this.graph, c.node, name, args.from.method_of))
+      // A call on an error path is where a path begins only for a question about errors, as a path search
+      // follows it only then; "who calls" lists every caller.
+      .filter((c) => !c.error_path || args.question.intent === "callers" || followErrors);
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
     for (const c of found) {

@@ -186,6 +186,18 @@ describe("the path search and calls on an error path", () => {
     expect(lead?.call_sites[0]?.text).toBe("  return describeRoute(path);");
   });
 
+  it("lists a caller on an error path to a climb only for a question about errors, and always to a who-calls question", async () => {
+    const callers = async (text: string) => {
+      const result = await pgc().search().expand({ question: parseQuestion(text), mode: "callers", from: { symbol: "buildRouteError" }, covered: {}, max_depth: 0 });
+      return result.steps.map((s) => s.qualified);
+    };
+    // A climb asks with the question itself: `runRoute` reaches buildRouteError only by `throw buildRouteError(path)`.
+    expect(await callers("How does a route build its middleware description?")).toEqual([]);
+    // Its callers on the error path (`throw`, and a `catch` block in safeRoute) are listed when errors are asked about.
+    expect(await callers("What error does a route build when its middleware is missing?")).toEqual(["runRoute", "safeRoute"]);
+    expect(await callers("Who calls buildRouteError?")).toEqual(["runRoute", "safeRoute"]);
+  });
+
   it("follows them when the question asks about the error", async () => {
     const { steps, exits } = await reached("What error is thrown when a route has no middleware procedure?");
     expect(steps.has("buildRouteError")).toBe(true);
