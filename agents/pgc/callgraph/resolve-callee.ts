@@ -2,7 +2,8 @@
 //  0. A name imported from a file of the scope (`import { f } from "./util.js"`, `import * as m from
 //     "./m.js"; m.f()`, Python `from .util import f`): its module-level definition in that file, if any.
 //  1. A plain name (`f()`, `new Foo()`, `Foo()`): the definitions of that name in the caller's file,
-//     else in the scope. A class stands for its constructor (`__init__`, `constructor`) when it has one.
+//     else in the scope — in Python and TS/JS not a method, which only an object reaches (`dict(x)` is no
+//     `InstanceState.dict`). A class stands for its constructor (`__init__`, `constructor`) when it has one.
 //     (A Python stand-in for an optional import, `except ImportError: def x(…)`, never gets here when the
 //     import leaves the scope: the call is that import's exit, cross-scope-calls.ts.)
 //  2. Through the caller's own object (`self.m()`, `this.m()`, `cls.m()`): the method `m` of the
@@ -71,6 +72,8 @@ const CONSTRUCTORS = new Set(["__init__", "constructor"]);
 const NAME = /^#?[A-Za-z_$][\w$]*$/;
 const CAPITALISED = /^[A-Z][\w$]*$/;
 const PYTHON_FILE = /\.pyi?$/;
+/** Languages whose methods are called only through an object. */
+const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
 
 /**
  * A method the object's class does not define here: when the scope defines that class, the method comes
@@ -128,8 +131,11 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     return inheritedFrom(name, receiverClass, classes, index);
   }
   if (receiver === null) {
-    if (defined.length === 0) return { kind: "none" };
-    return { kind: "local", nodes: throughConstructor(preferFile(defined, caller.file_path), index) };
+    // Python and TS/JS reach a method only through an object (`self.m()`, `this.m()`): a plain `dict(x)` is
+    // never `InstanceState.dict`. (C++ and Java call their own class's methods bare.)
+    const callable = NO_BARE_METHODS.test(caller.file_path) ? defined.filter((n) => !(n.kind === "method" && n.container !== undefined)) : defined;
+    if (callable.length === 0) return { kind: "none" };
+    return { kind: "local", nodes: throughConstructor(preferFile(callable, caller.file_path), index) };
   }
   if (SUPER_RECEIVER.test(receiver)) {
     const inherited = defined.filter((n) => (n.kind === "method" || n.kind === "function") && n.container !== caller.container);

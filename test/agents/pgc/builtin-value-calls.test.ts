@@ -2,7 +2,9 @@
 // language's own (PGC.md call rule 4): docutils' `str(self.data).translate(self.xml_entities)` is
 // `str.translate`, not the code base's `Writer.translate`, and a chain for "how does LaTeX math become
 // MathML" had gone from MathML's `_xml_body` into the writer. The same call through an object of unknown
-// class still resolves as before. Python and TypeScript parsed for real, one scope each.
+// class still resolves as before. And a plain call reaches no method in Python and TS/JS (SQLAlchemy's
+// `dict(bind_arguments)` had been linked to `InstanceState.dict`). Python and TypeScript parsed for real,
+// one scope each.
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
@@ -27,6 +29,13 @@ const SOURCES = {
       "",
       "def render(writer, table):",
       "    return writer.translate(table)",
+      "",
+      "class InstanceState:",
+      "    def dict(self):",
+      "        return self.obj.__dict__",
+      "",
+      "def copy_arguments(arguments):",
+      "    return dict(arguments)",
     ),
   },
   web: {
@@ -42,6 +51,10 @@ const SOURCES = {
       "export function route(router: Router, path: string): string {",
       "  return router.map(path);",
       "}",
+      "export function mapAll(paths: string[]): string[] {",
+      "  return paths.map((p) => map(p));",
+      "}",
+      "declare function map(path: string): string;",
     ),
   },
 };
@@ -61,6 +74,11 @@ describe("a method called on a value the language builds", () => {
     expect(callsOf("docutils", "MathToken._label")).toEqual({ local: [], exits: [] });
     // `Object.keys` itself stays a member exit naming its class, which no scope defines (rule 4).
     expect(callsOf("web", "routes")).toEqual({ local: [], exits: ["keys"] });
+  });
+
+  it("a plain call of a name only a method has (Python's `dict(…)`) calls no method: only an object reaches one", () => {
+    expect(callsOf("docutils", "copy_arguments").local).toEqual([]);
+    expect(callsOf("web", "mapAll").local).toEqual([]);
   });
 
   it("leaves the same call through an object of the code base as it was", () => {
