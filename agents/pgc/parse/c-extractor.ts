@@ -9,7 +9,7 @@ import type { OpenDefinition } from "./definition-stack.js";
 import type { ExtractContext } from "./extract-context.js";
 import { macroDefinitionBody, onMacroFunction, onOneArgumentMacroFunction } from "./c-macro-functions.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
+import { calleeLine, collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { matchRisk } from "./risk-rules.js";
 
 const C_PATTERNS = [
@@ -188,7 +188,7 @@ function onCall(ctx: ExtractContext, node: Node): void {
   const enclosing = ctx.stack.enclosingFunction();
   const caller = enclosing?.name ?? null;
   const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
-  ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: startLine(node), plain, local });
+  ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: calleeLine(node), plain, local });
   if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing);
   const bare = callee.replace(/^(::|std::)/, "");
   if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);

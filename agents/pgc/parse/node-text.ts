@@ -8,6 +8,17 @@ export function startLine(node: Node): number {
   return node.startPosition.row + 1;
 }
 
+/**
+ * The line a call names its callee on: a member call's name — Python's attribute, TS/JS's property, C's
+ * field (`Load.for_existing_path(\n  …\n).lazyload(rev)` names `lazyload` on its last line) — else the
+ * call's first line. A call's line must name its callee: that is how a chain's edge is checked.
+ */
+export function calleeLine(call: Node): number {
+  const fn = call.childForFieldName("function") ?? call.childForFieldName("constructor");
+  const name = fn?.childForFieldName("attribute") ?? fn?.childForFieldName("property") ?? fn?.childForFieldName("field");
+  return startLine(name ?? call);
+}
+
 /** The last line a node occupies; a node that ends at column 0 (a preprocessor line) ends on the line before. */
 export function endLine(node: Node): number {
   const end = node.endPosition;

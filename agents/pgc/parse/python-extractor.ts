@@ -8,7 +8,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport, type ImportBindings } from "./import-bindings.js";
 import { isLocalValue, type LocalValueMemo } from "./local-values.js";
-import { collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
+import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
@@ -182,7 +182,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     callee: call.callee,
     caller: call.caller,
     file_path: ctx.path,
-    line,
+    line: calleeLine(call.node),
     plain: call.plain,
     local: call.plain && isLocalValue(call.node, call.callee, "python", state.locals),
     ...(binding ? { imported_from: binding.module } : {}),

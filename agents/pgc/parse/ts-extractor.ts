@@ -6,7 +6,7 @@ import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
 import { isLocalValue } from "./local-values.js";
-import { collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
+import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
@@ -322,7 +322,7 @@ function resolveCall(state: TsState, call: PendingCall): void {
     callee: call.callee,
     caller: call.caller,
     file_path: ctx.path,
-    line,
+    line: calleeLine(call.node),
     plain: call.plain,
     local: call.plain && isLocalValue(call.node, call.callee, "ts", state.locals),
     ...(binding ? { imported_from: binding.module } : {}),

@@ -40,7 +40,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 35: an import of a foreign package (PGC.md, "foreign modules": Python whose top package the root does not hold, TS/JS a dependency of the nearest package.json) is no call of the code base, as a standard module's is. */
 /** 36: a parameter's annotation is read through optionality and unions (`hash: Optional[str] = None` names no class `Optional`; `link: Optional[Link]` names Link). */
 /** 37: the functions of an object literal a TS/JS function returns (`coreModule = () => ({ init(…) { … } })`, `return { start: () => … }`) are methods of that function, and a module-level object's `key: () => …` is a method as `key() {…}` is. */
-export const STORE_VERSION = 37;
+/** 38: a call's line is the line naming its callee (a member call's name: `Load.for_existing_path(…\n).lazyload(rev)` on its last line), not its first line. */
+export const STORE_VERSION = 38;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
