@@ -113,8 +113,9 @@ export const PASS_THROUGH_BEAM = 2;
  * (PASS_THROUGH_BEAM of them; a field exit in each of its first FIELD_OWNER_BEAM binders) are looked into in
  * turn; the first exit is followed when one of those leads further than `bar` — staying, or the exit chosen
  * by its own look-ahead — by more than what the steps through the owner and the step into the next cost
- * (DEPTH_COST each: a path of three steps through a scope that adds nothing, into a logger whose class name
- * holds a word of the question, does not pay for itself), and the chain then goes on by that exit (`then`). Up to 4 more requests a hop, 16 when every one is a field exit.
+ * (DEPTH_COST each: a path of five steps through a scope that adds nothing, into a logger whose class name
+ * holds a word of the question, does not pay for itself), and the chain then goes on by that exit (`then`).
+ * Up to 4 more requests a hop, 16 when every one is a field exit.
  */
 async function passThrough(deps: TraceDeps, request: TraceRequest, result: ExpandResult, looked: readonly Probe[], before: Coverage, visited: ReadonlySet<string>, scope: string, hops: readonly TracedHop[], bar: number): Promise<{ probe: Probe; next: Probe } | null> {
   const through = looked.filter((p) => p.adds < FOLLOW_THRESHOLD && p.result.leads.some((l) => l.exit)).slice(0, PASS_THROUGH_BEAM);
@@ -183,9 +184,9 @@ function byFleetCallSites(ownership: TraceDeps["ownership"], leads: readonly Sea
 /**
  * Whether the object a call goes through is named after the class of the callee its owner found
  * (`plugins.load(…)` and `PluginLoader.load`, `opener.open()` and `OpenerDirector.open`; the object may be
- * a name imported from a module, as SQLAlchemy's `plugins` is): a word of the
- * receiver's last name, as the tokenizer reads it, is a word of the class's name (PGC.md call rule 4 says
- * the same inside a scope; a receiver under four letters names nothing).
+ * a name imported from a module, as SQLAlchemy's `plugins` is): a word of the receiver's last name, as the
+ * tokenizer reads it, is a word of the class's name (PGC.md call rule 4 says the same inside a scope; a
+ * receiver under four letters names nothing).
  */
 export function namedAfterClass(exit: NonNullable<SearchLead["exit"]>, calleeQualified: string | undefined): boolean {
   if (exit.via === "field" || !calleeQualified || !exit.callee.endsWith(`.${exit.target}`)) return false;
@@ -208,10 +209,10 @@ export function namedAfterClass(exit: NonNullable<SearchLead["exit"]>, calleeQua
 export function oneOwnerEach(looked: readonly Probe[]): Probe[] {
   const key = (p: Probe) => callSiteKey(p.lead.exit as NonNullable<SearchLead["exit"]>);
   const named = (p: Probe) => (namedAfterClass(p.lead.exit as NonNullable<SearchLead["exit"]>, p.result.steps[0]?.qualified) ? 1 : 0);
+  const worth = (p: Probe) => p.carried + p.adds;
   const chosen = new Map<string, Probe>();
   for (const p of looked) {
     const held = chosen.get(key(p));
-    const worth = (q: Probe) => q.carried + q.adds;
     if (!held || worth(p) > worth(held) || (worth(p) === worth(held) && named(p) > named(held))) chosen.set(key(p), p);
   }
   return looked.filter((p) => chosen.get(key(p)) === p);
