@@ -29,6 +29,20 @@ export interface TsState {
   properties: PropertyReads;
 }
 
+/** The nodes a function value is. */
+export const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
+/** Function-like nodes: what a parameter or `this` belongs to. */
+export const FUNCTION_NODES = new Set([...FUNCTION_VALUES, "function_declaration", "method_definition", "generator_function", "generator_function_declaration"]);
+/** Wrappers a function value may sit in: `((options) => { … }) as AddListenerOverloads`, `fn satisfies Handler`. */
+export const VALUE_WRAPPERS = new Set(["parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"]);
+
+/** A value without its wrappers (VALUE_WRAPPERS). */
+export function unwrapped(value: Node): Node {
+  let at = value;
+  while (VALUE_WRAPPERS.has(at.type) && at.namedChild(0)) at = at.namedChild(0) as Node;
+  return at;
+}
+
 /** `export` wraps a declaration; the doc comment and first line belong to the export statement. */
 export function exportOuter(node: Node): Node {
   return node.parent?.type === "export_statement" ? node.parent : node;

@@ -10,7 +10,8 @@ import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, sta
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
-import { addFunction, addObjectMethod, exportOuter, innermostClass, returnTypeOf, type PendingCall, type TsState } from "./ts-definitions.js";
+import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, returnTypeOf, unwrapped, type PendingCall, type TsState } from "./ts-definitions.js";
+import { addLiteralFunction } from "./ts-object-literals.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
 
 const TS_PATTERNS = [
@@ -77,61 +78,6 @@ function onFunction(state: TsState, node: Node): void {
   addFunction(state, node, exportOuter(node), name, "function", node);
 }
 
-/**
- * The module-level `const` an object literal initializes (`export const intervalProvider = { … }`), whose
- * methods are the object's methods; undefined for any other object literal.
- */
-function moduleObjectName(object: Node | null): string | undefined {
-  const declarator = object?.type === "object" ? object.parent : null;
-  const top = declarator?.type === "variable_declarator" ? declarator.parent?.parent : null;
-  if (!(top?.type === "program" || top?.type === "export_statement")) return undefined;
-  return declarator?.childForFieldName("name")?.type === "identifier" ? declarator.childForFieldName("name")?.text : undefined;
-}
-
-/** The function a definition on the stack is (a declaration, a method, or the function value of a declarator or key). */
-function functionOf(definition: Node): Node | null {
-  if (FUNCTION_NODES.has(definition.type)) return definition;
-  const value = definition.childForFieldName("value") ?? definition.childForFieldName("right");
-  const fn = value ? unwrapped(value) : null;
-  return fn && FUNCTION_VALUES.has(fn.type) ? fn : null;
-}
-
-/**
- * The function that builds and returns an object literal (`coreModule = () => ({ init(…) { … } })`, `return {
- * startListening: (…) => { … } }`), when the literal is what the enclosing definition itself returns: its
- * functions are what callers of the builder call (`m.init(…)`). Undefined for a literal returned by a callback
- * inside it, passed as an argument, or assigned.
- */
-function builderOf(state: TsState, object: Node | null): string | undefined {
-  if (object?.type !== "object") return undefined;
-  let at: Node = object;
-  while (at.parent && VALUE_WRAPPERS.has(at.parent.type)) at = at.parent;
-  const parent = at.parent;
-  let fn: Node | null = null;
-  if (parent?.type === "arrow_function" && parent.childForFieldName("body")?.id === at.id) fn = parent;
-  else if (parent?.type === "return_statement") {
-    fn = parent.parent;
-    while (fn && !FUNCTION_NODES.has(fn.type)) fn = fn.parent;
-  }
-  const definition = state.ctx.stack.enclosingFunction();
-  if (!fn || !definition || functionOf(definition.node)?.id !== fn.id) return undefined;
-  return definition.name;
-}
-
-/** A function an object literal holds: a method of a module-level object, or of the function that returns the literal. */
-function addLiteralFunction(state: TsState, outer: Node, fn: Node, name: string): boolean {
-  const object = moduleObjectName(outer.parent);
-  if (object) {
-    addObjectMethod(state, outer, fn, name, object);
-    return true;
-  }
-  const builder = builderOf(state, outer.parent);
-  if (!builder) return false;
-  // The builder's body holds the function: the call graph links it from the builder as a closure (`defines`).
-  addObjectMethod(state, outer, fn, name, builder);
-  return true;
-}
-
 function onMethod(state: TsState, node: Node): void {
   const name = node.childForFieldName("name")?.text;
   if (!name) return;
@@ -166,7 +112,6 @@ function onFieldFunction(state: TsState, node: Node): void {
   addFunction(state, node, node, name.text, "method", fn);
 }
 
-const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
 /** The longest first line kept as a module-level value's signature. */
 const VALUE_SIGNATURE_CHARS = 160;
 
@@ -201,15 +146,6 @@ function onDeclarator(state: TsState, node: Node): void {
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 
-/** Wrappers a function value may sit in: `((options) => { … }) as AddListenerOverloads`, `fn satisfies Handler`. */
-const VALUE_WRAPPERS = new Set(["parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"]);
-
-function unwrapped(value: Node): Node {
-  let at = value;
-  while (VALUE_WRAPPERS.has(at.type) && at.namedChild(0)) at = at.namedChild(0) as Node;
-  return at;
-}
-
 /**
  * Inside a function, `const startListening = (options) => { … }` defines a function of its own (a builder's
  * closures are what its callers get back): a symbol, the caller of the calls in its body, and reached from
@@ -226,8 +162,6 @@ function onInnerDeclarator(state: TsState, node: Node, declaration: Node): void 
   addFunction(state, node, outer, name.text, "function", fn);
 }
 
-/** Function-like nodes: what a parameter or `this` belongs to. */
-const FUNCTION_NODES = new Set([...FUNCTION_VALUES, "function_declaration", "method_definition", "generator_function", "generator_function_declaration"]);
 
 /**
  * A function assigned to a member, as JavaScript builds objects without class syntax, is a method:
