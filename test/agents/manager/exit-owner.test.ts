@@ -3,7 +3,8 @@
 // caller's file, a directory's index by everything in the directory (where its re-exports come from).
 import { describe, expect, it } from "vitest";
 import { scopeMapOf } from "../../helpers/scopes.js";
-import { namedAfterClass, oneOwnerEach, type Probe } from "../../../agents/manager/search/choose-exit.js";
+import { namedAfterClass, oneOwnerEach } from "../../../agents/manager/search/one-owner.js";
+import type { Probe } from "../../../agents/manager/search/choose-exit.js";
 import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
