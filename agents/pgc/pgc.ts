@@ -161,7 +161,8 @@ export class Pgc {
       scope: this.scope,
       paths: this.scopePaths.length > 0 ? [...this.scopePaths] : [""],
       symbols,
-      references: aggregateReferences(this.data.crossScopeReferences),
+      // And its method calls through objects of unknown class that may be another scope's method (call-graph.ts).
+      references: [...aggregateReferences(this.data.crossScopeReferences), ...this.callGraph().looseCalls().map((c) => ({ kind: "call" as const, ...c }))],
       ...(fields.length > 0 ? { fields } : {}),
       ...(Object.keys(through).length > 0 ? { field_calls: through } : {}),
       ...(Object.keys(byClass).length > 0 ? { class_calls: byClass } : {}),

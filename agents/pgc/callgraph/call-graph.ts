@@ -37,6 +37,8 @@ export class CallGraph {
   readonly nodes: GraphNode[] = [];
   private readonly out = new Map<number, LocalEdge[]>();
   private readonly exits = new Map<number, ExitEdge[]>();
+  /** Per function, its method calls of unknown target (ResolvedCallee "loose"): callers only, no search follows them. */
+  private readonly loose = new Map<number, ExitEdge[]>();
   private readonly byName = new Map<string, number[]>();
   /** file + container's last name → its methods, for membersOf. */
   private readonly methodsByContainer = new Map<string, number[]>();
@@ -140,6 +142,23 @@ export class CallGraph {
     return classCallCounts(this.exits.values());
   }
 
+  /**
+   * Method calls through an object of unknown class whose name several of the scope's classes define
+   * (`directive_instance.run()`): any of theirs or another scope's, so a caller of another scope's method of
+   * that name. With their first call site and count, as references are.
+   */
+  looseCalls(): { target: string; from_file: string; line: number; count: number }[] {
+    const byName = new Map<string, { target: string; from_file: string; line: number; count: number }>();
+    for (const [from, edges] of this.loose) {
+      for (const e of edges) {
+        const seen = byName.get(e.target);
+        if (seen) seen.count += 1;
+        else byName.set(e.target, { target: e.target, from_file: (this.nodes[from] as GraphNode).file_path, line: e.line, count: 1 });
+      }
+    }
+    return [...byName.values()].sort((a, b) => a.target.localeCompare(b.target));
+  }
+
   named(name: string): readonly GraphNode[] {
     return (this.byName.get(name) ?? []).map((id) => this.nodes[id] as GraphNode);
   }
@@ -211,7 +230,7 @@ export class CallGraph {
    * it names leaving the scope (`receiver_class`) or the field it goes through (`field`).
    */
   callersOf(target: string): CallerOf[] {
-    this.callerIndex ??= indexCallers(this.nodes, this.out, this.exits);
+    this.callerIndex ??= indexCallers(this.nodes, this.out, [this.exits, this.loose]);
     return (this.callerIndex.get(target) ?? []).map((caller) => ({ ...caller }));
   }
 
@@ -284,6 +303,8 @@ export class CallGraph {
         if (resolved.exit) addExitEdge(this.exits, caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
       } else if (resolved.kind === "member") {
         addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...raising });
+      } else if (resolved.kind === "loose") {
+        addExitEdge(this.loose, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...raising });
       }
     }
   }

@@ -5,10 +5,10 @@ import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js"
 
 /**
  * Each name's callers: a call inside the scope under its callee's last name part and under the field (or
- * pseudo-field) it goes through, a call leaving the scope under its target; each list by file and line,
- * calls inside the scope first among equals.
+ * pseudo-field) it goes through, a call leaving the scope or of unknown target (`leaving`: the exits, the
+ * loose calls) under its target; each list by file and line, calls inside the scope first among equals.
  */
-export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<number, readonly LocalEdge[]>, exits: ReadonlyMap<number, readonly ExitEdge[]>): Map<string, CallerOf[]> {
+export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<number, readonly LocalEdge[]>, leaving: readonly ReadonlyMap<number, readonly ExitEdge[]>[]): Map<string, CallerOf[]> {
   const index = new Map<string, CallerOf[]>();
   const add = (name: string, caller: CallerOf) => {
     const list = index.get(name);
@@ -24,7 +24,7 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
       if (e.bound && e.bound.field !== name) add(e.bound.field, caller);
     }
   }
-  for (const [from, edges] of exits) for (const e of edges) add(e.target, { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}), ...(e.error_path ? { error_path: true as const } : {}) });
+  for (const exits of leaving) for (const [from, edges] of exits) for (const e of edges) add(e.target, { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, ...(e.receiver_class ? { receiver_class: e.receiver_class } : {}), ...(e.via === "field" ? { field: e.target } : {}), ...(e.error_path ? { error_path: true as const } : {}) });
   for (const list of index.values()) list.sort((a, b) => a.node.file_path.localeCompare(b.node.file_path) || a.line - b.line);
   return index;
 }

@@ -50,6 +50,11 @@ export type ResolvedCallee =
   | { kind: "local"; nodes: readonly GraphNode[]; exit?: string }
   /** A member call whose name the scope does not define: it may be another scope's method (of `receiverClass`, when known). */
   | { kind: "member"; name: string; receiverClass?: string }
+  /**
+   * A method call through an object of unknown class whose name several of the scope's classes define: it may
+   * be any of theirs or another scope's. Followed by no search (too many places); a caller all the same.
+   */
+  | { kind: "loose"; name: string }
   | { kind: "none" };
 
 /** Member calls resolve inside the scope only to this many same-named definitions. */
@@ -111,6 +116,27 @@ function throughConstructor(nodes: readonly GraphNode[], index: CalleeIndex): Gr
 function preferFile(nodes: readonly GraphNode[], file: string): readonly GraphNode[] {
   const local = nodes.filter((n) => n.file_path === file);
   return local.length > 0 ? local : nodes;
+}
+
+/**
+ * The definitions whose class the receiver is named after: the receiver's words run together in the class's
+ * name (`opener` in `OpenerDirector`, `state_machine` in `RSTStateMachine`); when a class's name is those
+ * words exactly (`state_machine`, `StateMachine`), only such classes. A receiver under MIN_RECEIVER_WORD
+ * letters names none.
+ */
+export function namedAfterReceiver(receiver: string, nodes: readonly GraphNode[]): GraphNode[] {
+  const words = splitIdentifier(receiver.replace(/^_+/, "")).map((w) => w.toLowerCase());
+  if (words.join("").length < MIN_RECEIVER_WORD) return [];
+  const classWords = (n: GraphNode) => splitIdentifier(lastName(n.container) ?? "").map((w) => w.toLowerCase());
+  const runs = nodes.filter((n) => n.container !== undefined && holdsRun(classWords(n), words));
+  const exact = runs.filter((n) => classWords(n).length === words.length);
+  return exact.length > 0 ? exact : runs;
+}
+
+/** Whether `words` occur in `within`, in order and next to each other. */
+function holdsRun(within: readonly string[], words: readonly string[]): boolean {
+  for (let at = 0; at + words.length <= within.length; at++) if (words.every((w, i) => within[at + i] === w)) return true;
+  return false;
 }
 
 export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string, moduleFile?: string): ResolvedCallee {
@@ -182,9 +208,11 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (contained.length > 0) return { kind: "local", nodes: contained };
   if (named) return { kind: "member", name, receiverClass: named };
   // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
-  const word = owner?.replace(/^_+/, "").toLowerCase() ?? "";
-  const namedAfter = word.length >= MIN_RECEIVER_WORD ? reachable.filter((n) => n.container !== undefined && splitIdentifier(lastName(n.container) ?? "").some((part) => part.toLowerCase() === word)) : [];
+  const namedAfter = namedAfterReceiver(owner ?? "", reachable);
   if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
-  if (builtin || reachable.length > MAX_MEMBER_TARGETS) return { kind: "none" };
+  if (builtin) return { kind: "none" };
+  // Many classes here define it and the object's class is unknown (`directive_instance.run()`, where
+  // `directive` is a parameter): it may be any class's method, here or in another scope.
+  if (reachable.length > MAX_MEMBER_TARGETS) return { kind: "loose", name };
   return { kind: "local", nodes: throughConstructor(preferFile(reachable, caller.file_path), index) };
 }

@@ -1,0 +1,100 @@
+// A method call through an object of unknown class whose name several classes of the scope define
+// (`directive_instance.run()`, the object built from a class passed in as a parameter) may be any class's
+// method, here or in another scope (PGC.md, call rule 4): no search follows it (there are too many places
+// it may go), but it is a caller of that name, the scope's facts count it as a call of the name, and a
+// chain's climb from another scope's method of that name finds it. Found on docutils, where the climb from
+// `Image.run` stopped ("nothing else calls it") because `run_directive`'s call had been dropped as
+// ambiguous. A receiver named after a class in snake case (`state_machine`, `StateMachine`) is that
+// class's object, not any class holding the words (`NestedStateMachine`).
+import { describe, expect, it } from "vitest";
+import type { Pgc } from "../../../agents/pgc/pgc.js";
+import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
+import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
+import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
+import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { scopeMapOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+
+const SOURCES = {
+  parsers: {
+    "parsers/states.py": sourceLines(
+      "class StateMachine:",
+      "    def run(self, lines):",
+      "        return lines",
+      "",
+      "class NestedStateMachine(StateMachine):",
+      "    def run(self, lines):",
+      "        return lines[1:]",
+      "",
+      "class Reporter:",
+      "    def run(self, message):",
+      "        return message",
+      "",
+      "class Body:",
+      "    def __init__(self, state_machine):",
+      "        self.state_machine = state_machine",
+      "",
+      "    def nested_parse(self, lines):",
+      "        return self.state_machine.run(lines)",
+      "",
+      "    def run_directive(self, directive, name):",
+      "        directive_instance = directive(name, self)",
+      "        return directive_instance.run()",
+    ),
+  },
+  directives: {
+    "directives/images.py": sourceLines(
+      "def image_node(arguments):",
+      "    return list(arguments)",
+      "",
+      "class Figure:",
+      "    def run(self):",
+      '        """Insert a figure node into the document."""',
+      "        return [self.arguments]",
+      "",
+      "class Image:",
+      "    def run(self):",
+      '        """Insert the image node of an image directive into the document."""',
+      "        return image_node(self.arguments)",
+    ),
+  },
+};
+
+describe("a method call through an object of unknown class", () => {
+  const scopes = withScopes("loose-method-", SOURCES);
+  const graphOf = (scope: string) => new CallGraph((scopes().get(scope) as Pgc).data);
+
+  it("is a caller of that name, and a call the scope's facts count, when several of its classes define the method, though no search follows it", () => {
+    const graph = graphOf("parsers");
+    const runDirective = graph.nodes.find((n) => n.qualified === "Body.run_directive");
+    expect(runDirective).toBeDefined();
+    expect(graph.callsOf(runDirective?.id ?? -1)).toEqual([]);
+    expect(graph.exitsOf(runDirective?.id ?? -1)).toEqual([]);
+    expect(graph.looseCalls()).toEqual([{ target: "run", from_file: "parsers/states.py", line: 22, count: 1 }]);
+    expect(graph.callersOf("run").map((c) => `${c.node.qualified}:${c.line}:${c.to?.qualified ?? "-"}`)).toEqual(["Body.nested_parse:18:StateMachine.run", "Body.run_directive:22:-"]);
+    const facts = (scopes().get("parsers") as Pgc).facts();
+    expect(facts.references).toContainEqual({ kind: "call", target: "run", from_file: "parsers/states.py", line: 22, count: 1 });
+  });
+
+  it("through a receiver named after a class in snake case, calls that class's method only", () => {
+    const graph = graphOf("parsers");
+    const nested = graph.nodes.find((n) => n.qualified === "Body.nested_parse");
+    expect(graph.callsOf(nested?.id ?? -1).map((e) => graph.nodes[e.to]?.qualified)).toEqual(["StateMachine.run"]);
+    expect(graph.exitsOf(nested?.id ?? -1)).toEqual([]);
+  });
+
+  it("is where a chain's climb from another scope's method of that name finds its caller", async () => {
+    const pgcs = scopes();
+    const question = parseQuestion("When the parser meets an image directive, how does it end up running the image directive's code?");
+    const expand = async (at: string, args: ExpandArgs) => ({ result: await (pgcs.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
+    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "Image.run" }, covered: {} };
+    const first = await (pgcs.get("directives") as Pgc).search().expand(parseExpandArgs(args));
+    const entry = toStep(first.steps[0]!, "directives", "directives-1", null);
+    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "directives", agent: "directives-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+    // The scope map is built from the scopes' own facts, as the manager's is.
+    const ownership = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
+    const climbed = await climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["parsers:Body.run_directive", "directives:Image.run"]);
+    expect(climbed.steps[1]?.call_site?.line).toBe(22);
+  });
+});
