@@ -158,7 +158,7 @@ export function parseQuestion(text: string): ParsedQuestion {
     // own below, carries the name's weight, and its words count as plain words.
     const own = name && !partsOnly.has(term);
     const weight = positionPrior(terms.length) * (own ? NAME_TERM_PRIOR : 1);
-    terms.push({ term, forms: [...termForms(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
+    terms.push({ term, forms: [...termForms(term), ...snakeClosed(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
   // (the `symbol` field) above one that only has it as a word of its name.
@@ -176,10 +176,20 @@ export function parseQuestion(text: string): ParsedQuestion {
     seen.add(whole);
     const parts = new Set(tokenize(name));
     const at = terms.findIndex((t) => parts.has(t.term));
-    terms.push({ term: whole, forms: [], weight: positionPrior(at >= 0 ? at : terms.length) * NAME_TERM_PRIOR, name: true });
+    terms.push({ term: whole, forms: snakeClosed(whole), weight: positionPrior(at >= 0 ? at : terms.length) * NAME_TERM_PRIOR, name: true });
   }
   addClosedCompounds(text, terms);
   return { text, intent, names, terms };
+}
+
+/**
+ * A snake-case name the question writes (`end_io`, `null_blk`) as code often closes it into one name part
+ * (`req_bio_endio`, `nullb_`): its words run together, as the tokenizer keys them, are a form of it.
+ */
+function snakeClosed(whole: string): string[] {
+  if (!/^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(whole)) return [];
+  const closed = tokenize(whole.replace(/_/g, ""));
+  return closed.length === 1 ? [closed[0] as string] : [];
 }
 
 /** Forms a term may have at most (the wire's limit, agents/protocol/search.ts). */

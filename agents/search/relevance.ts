@@ -105,8 +105,13 @@ function sameWritten(a: QuestionTerm, b: QuestionTerm): boolean {
 function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string>, taken: ReadonlySet<string>, partly: PartlyTaken, identifiers: ReadonlySet<string>, called: ReadonlySet<string>): TermMatch | null {
   if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers, called) };
   // The whole name says "this is the function named so": only the same name matches it. A name of several
-  // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too.
-  if (field === "symbol" || identifiers.has(term.term)) return null;
+  // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too, and
+  // whole by its words run together (`endio` of `req_bio_endio` for `end_io`: question.ts, snakeClosed).
+  if (field === "symbol") return null;
+  if (identifiers.has(term.term)) {
+    const closed = term.forms.find((form) => words.has(form) && !taken.has(`${field}\0${form}`));
+    return closed === undefined ? null : { term: term.term, field, matched: closed, strength: fieldStrength(term, field, identifiers, called) };
+  }
   let best: TermMatch | null = null;
   const matchOf = termMatcher(term);
   for (const word of words) {

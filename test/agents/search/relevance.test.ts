@@ -140,6 +140,20 @@ describe("parseQuestion", () => {
     expect(parseQuestion("How does it time out?").terms.find((t) => t.term === "time")?.forms).toEqual([]);
   });
 
+  it("matches a snake-case name the question writes with the name part code closes it into, whole", () => {
+    // The null_blk question's "the bio's end_io" is `req_bio_endio`'s and `bio_endio`'s `endio`; `sk_buff` is skbuff.c's.
+    const q = parseQuestion("How does the completion travel back to the bio's end_io?");
+    expect(q.terms.find((t) => t.term === "end_io")?.forms).toEqual(["endio"]);
+    expect(parseQuestion("How is an sk_buff freed?").terms.find((t) => t.term === "sk_buff")?.forms).toEqual(["skbuff"]);
+    const endio = matchTerms(q, { name: words("req", "bio", "endio") }).find((m) => m.term === "end_io");
+    expect(endio).toEqual({ term: "end_io", field: "name", matched: "endio", strength: endio?.strength });
+    expect(endio?.strength).toBeGreaterThan(0.8);
+    // Only its words run together: `end` or `endian` alone is no `end_io`, nor is a camel-case name closed.
+    expect(matchTerms(q, { name: words("end", "request") }).some((m) => m.term === "end_io")).toBe(false);
+    expect(matchTerms(q, { name: words("endian") }).some((m) => m.term === "end_io")).toBe(false);
+    expect(parseQuestion("How does sortComparer order them?").terms.find((t) => t.term === "sortcomparer")?.forms).toEqual([]);
+  });
+
   it("takes the thing a who-calls question names as a code name, whatever its shape", () => {
     const q = parseQuestion("Who calls clone, the helper that copies a schema?");
     expect(q.names[0]).toBe("clone");
