@@ -18,8 +18,8 @@ import type { ScopeFacts } from "../../topology/index.js";
 /** A source file's text from its lines, each ended by a newline. */
 export const sourceLines = (...text: string[]): string => text.join("\n") + "\n";
 
-/** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/`. */
-export async function openScopes(dir: string, sources: Record<string, Record<string, string>>): Promise<Map<string, Pgc>> {
+/** Writes every scope's files (scope → path → text) under `dir`/code and opens a PGC per scope, owning `scope/` (or the paths `owned` gives it). */
+export async function openScopes(dir: string, sources: Record<string, Record<string, string>>, owned: Record<string, string[]> = {}): Promise<Map<string, Pgc>> {
   const root = join(dir, "code");
   const logger = pino({ level: "silent" });
   const scopes = new Map<string, Pgc>();
@@ -31,7 +31,7 @@ export async function openScopes(dir: string, sources: Record<string, Record<str
     }
   }
   for (const scope of Object.keys(sources)) {
-    const paths = [`${scope}/`];
+    const paths = owned[scope] ?? [`${scope}/`];
     const opened = await openPgc({ scope, root, scopePaths: paths, cacheRoot: join(dir, "cache"), logger });
     scopes.set(scope, new Pgc(scope, paths, opened));
   }
@@ -39,12 +39,12 @@ export async function openScopes(dir: string, sources: Record<string, Record<str
 }
 
 /** Opens the sources' scopes (`openScopes`) in a fresh temp dir before a suite's tests, and removes it after them. */
-export function withScopes(prefix: string, sources: Record<string, Record<string, string>>): () => Map<string, Pgc> {
+export function withScopes(prefix: string, sources: Record<string, Record<string, string>>, owned: Record<string, string[]> = {}): () => Map<string, Pgc> {
   let dir = "";
   let opened = new Map<string, Pgc>();
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), prefix));
-    opened = await openScopes(dir, sources);
+    opened = await openScopes(dir, sources, owned);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return () => opened;

@@ -7,6 +7,8 @@ export interface ImportBinding {
   member: string | null;
   /** The name is the module's namespace (`import * as m`, `require("m")`, Python's `import m`): `m.f` is a member of the module. */
   namespace?: boolean;
+  /** JS: the name is the module's default export (`import adapters from "./adapters.js"`). */
+  default?: true;
   /** The member is bound under another name (`from m import A as B`, `import { a as b }`): the line renaming it. */
   line?: number;
 }
@@ -44,6 +46,9 @@ export function moduleMember(callee: string, plain: boolean, bindings: ImportBin
   // an object of that module (often a namespace it re-exports, `export * as util from "./util.js"`): its
   // member is the module's too, to be found where the module's code is.
   const namedObject = !nested && binding !== undefined && binding.member !== null && lastDot === head.length;
+  // A lower-case default import is, by the same habit, an object of the module's functions (axios's
+  // `export default { getAdapter, … }`, then `adapters.getAdapter(…)`); a capitalised one is a class.
+  const defaultObject = !nested && binding?.default === true && /^[a-z_$]/.test(head) && lastDot === head.length;
   const member = callee.slice(lastDot + 1);
   // Python: a lower-case name imported from a package is, by the language's naming habit, a module of it
   // (`from docutils.utils.math import latex2mathml`, then `latex2mathml.tex2mathml(…)`): the call is into that
@@ -52,7 +57,7 @@ export function moduleMember(callee: string, plain: boolean, bindings: ImportBin
     const module = `${binding.module}${binding.module.endsWith(".") ? "" : "."}${binding.member}${callee.slice(head.length, lastDot)}`;
     return { module_member: { module, member, imported: binding.module } };
   }
-  if (!(binding?.namespace || namedObject) || (!nested && lastDot !== head.length)) return {};
+  if (!(binding?.namespace || namedObject || defaultObject) || (!nested && lastDot !== head.length)) return {};
   return { module_member: { module: (binding as ImportBinding).module + callee.slice(head.length, lastDot), member } };
 }
 

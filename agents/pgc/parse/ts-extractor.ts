@@ -239,13 +239,29 @@ function onShape(kind: "interface" | "type" | "enum"): Handler {
 }
 
 function onCall(state: TsState, node: Node): void {
-  const fn = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
-  if (!fn) return;
-  if (node.type === "call_expression") readRequireCall(state.ctx, node, fn, state.bindings);
+  const written = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
+  if (!written) return;
+  if (node.type === "call_expression") readRequireCall(state.ctx, node, written, state.bindings);
+  const fn = node.type === "call_expression" ? (calledThrough(written, node, state) ?? written) : written;
   const plain = fn.type === "identifier";
   const callee = plain ? fn.text : collapse(fn.text, 120);
   const receiver = plain ? undefined : receiverClass(fn, "ts", state.receivers);
   state.pending.push({ node, callee, plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
+}
+
+/**
+ * `f.call(thisArg, …)`, `f.apply(thisArg, args)`: a call of the function `f` (axios's
+ * `transformData.call(config, …)` calls `transformData`), not of a method named `call`. Only when `f` is a
+ * plain name the calling function does not bind itself — a function of the file or an import: an object's
+ * own `call` or `apply` method (`opts.apply()`, webpack's `plugin.apply(compiler)`, an RPC client's
+ * `client.call(…)`) is called through a parameter or variable, or a member.
+ */
+function calledThrough(fn: Node, call: Node, state: TsState): Node | null {
+  if (fn.type !== "member_expression") return null;
+  const property = fn.childForFieldName("property")?.text;
+  if (property !== "call" && property !== "apply") return null;
+  const object = fn.childForFieldName("object");
+  return object?.type === "identifier" && !isLocalValue(call, object.text, "ts", state.locals) ? object : null;
 }
 
 function resolveCall(state: TsState, call: PendingCall): void {

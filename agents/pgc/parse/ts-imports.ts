@@ -37,7 +37,7 @@ export function readImportStatement(ctx: ExtractContext, node: Node, bindings: I
 }
 
 function bindClausePart(part: Node, module: string, bindings: ImportBindings): void {
-  if (part.type === "identifier") bindings.set(part.text, { module, member: null });
+  if (part.type === "identifier") bindings.set(part.text, { module, member: null, default: true });
   else if (part.type === "namespace_import") {
     const name = realChildren(part).find((child) => child.type === "identifier");
     if (name) bindings.set(name.text, { module, member: null, namespace: true });

@@ -41,7 +41,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 36: a parameter's annotation is read through optionality and unions (`hash: Optional[str] = None` names no class `Optional`; `link: Optional[Link]` names Link). */
 /** 37: the functions of an object literal a TS/JS function returns (`coreModule = () => ({ init(…) { … } })`, `return { start: () => … }`) are methods of that function, and a module-level object's `key: () => …` is a method as `key() {…}` is. */
 /** 38: a call's line is the line naming its callee (a member call's name: `Load.for_existing_path(…\n).lazyload(rev)` on its last line), not its first line. */
-export const STORE_VERSION = 38;
+/** 39: TS/JS `f.call(thisArg, …)` and `f.apply(thisArg, args)` are calls of `f`, not of a method `call` or `apply`; a member call on a lower-case default import is a call into that module. */
+export const STORE_VERSION = 39;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -377,7 +377,7 @@ describe("calls through another scope's module namespace", () => {
     expect(Object.fromEntries(fromScript.parsed.calls.map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "link.open": "Link", "opts.apply": "Options" });
   });
 
-  it("counts `core.make()` after `import * as core` (and require) as a call of make from that module; a default import's members are not", async () => {
+  it("counts `core.make()` after `import * as core` (and require) as a call of make from that module, and a lower-case default import's members too", async () => {
     const root = mkdtempSync(join(tmpdir(), "mesh-ns-calls-"));
     try {
       mkdirSync(join(root, "core"));
@@ -398,7 +398,7 @@ describe("calls through another scope's module namespace", () => {
       );
       const classic = await extractScope({ root, scopePaths: ["classic/"], gitHistory: false });
       const calls = classic.crossScopeReferences.filter((r) => r.kind === "call").map((r) => `${r.target}@${r.module ?? ""}`);
-      expect(calls).toEqual(["make@../core/index.js", "make@../core/index.js"]);
+      expect(calls).toEqual(["helper@../core/util.js", "make@../core/index.js", "make@../core/index.js"]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
