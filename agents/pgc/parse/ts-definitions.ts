@@ -88,3 +88,22 @@ export function addObjectMethod(state: TsState, outer: Node, fn: Node, name: str
   });
   state.ctx.stack.push({ name, kind: "function", endIndex: outer.endIndex, node: outer });
 }
+
+/** Where a function value is bound by a rule of its own: a declarator, an object's key, an assignment, a class field. */
+const BINDING_PARENTS = new Set(["variable_declarator", "pair", "assignment_expression", "public_field_definition", "field_definition"]);
+
+/**
+ * A named function expression outside any function that no other rule binds — an operand (`export default
+ * isSupported && function httpAdapter(config) { … }`), a module-level argument or IIFE — is a function of
+ * that name: a symbol and the caller of the calls in its body (else they would have none). Inside a function
+ * it stays part of that function, as an anonymous one does (`wrapAsync(async function dispatch(…) { … })`,
+ * a builder's `return function operation(…) { … }`).
+ */
+export function onNamedFunctionExpression(state: TsState, node: Node): void {
+  const name = node.childForFieldName("name")?.text;
+  if (!name || state.ctx.stack.enclosingFunction()) return;
+  let holder = node.parent;
+  while (holder && VALUE_WRAPPERS.has(holder.type)) holder = holder.parent;
+  if (holder && BINDING_PARENTS.has(holder.type)) return;
+  addFunction(state, node, node, name, "function", node);
+}

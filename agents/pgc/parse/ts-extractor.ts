@@ -10,7 +10,7 @@ import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, sta
 import { PropertyReads } from "./property-reads.js";
 import { receiverClass, receiverFields } from "./receiver-class.js";
 import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
-import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, returnTypeOf, unwrapped, type PendingCall, type TsState } from "./ts-definitions.js";
+import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, returnTypeOf, unwrapped, type PendingCall, type TsState } from "./ts-definitions.js";
 import { addLiteralFunction } from "./ts-object-literals.js";
 import { readImportStatement, readRequireCall } from "./ts-imports.js";
 
@@ -30,6 +30,7 @@ const TS_PATTERNS = [
   pattern("(variable_declarator name: (identifier) value: (_)) @declarator"),
   pattern("(import_statement) @import"),
   pattern("(export_statement source: (_)) @import"),
+  pattern("(function_expression name: (identifier)) @named_function", "function_expression"),
   pattern("(call_expression) @call"),
   pattern("(new_expression) @new", "new_expression"),
   pattern("(assignment_expression left: (member_expression property: (property_identifier) @html_sink))"),
@@ -52,6 +53,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   enum: onShape("enum"),
   declarator: onDeclarator,
   import: ({ ctx, bindings }, node) => readImportStatement(ctx, node, bindings),
+  named_function: onNamedFunctionExpression,
   call: onCall,
   new: onCall,
   html_sink: onHtmlSink,
@@ -161,7 +163,6 @@ function onInnerDeclarator(state: TsState, node: Node, declaration: Node): void 
   const outer = declaration.namedChildCount === 1 ? declaration : node;
   addFunction(state, node, outer, name.text, "function", fn);
 }
-
 
 /**
  * A function assigned to a member, as JavaScript builds objects without class syntax, is a method:
