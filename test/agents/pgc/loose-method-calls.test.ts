@@ -13,7 +13,8 @@ import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { scopeMapOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
+import { scopeMapOf, searchDepsOf, sourceLines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   parsers: {
@@ -96,5 +97,13 @@ describe("a method call through an object of unknown class", () => {
     const climbed = await climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["parsers:Body.run_directive", "directives:Image.run"]);
     expect(climbed.steps[1]?.call_site?.line).toBe(22);
+  });
+
+  it("is no caller of a class's method asked for by its class, and the answer says why the scope gave none", async () => {
+    const pgcs = scopes();
+    const deps = await searchDepsOf(pgcs);
+    const result = await answerBySearch(deps, { id: "c", question: "Who calls Image.run?", maxHops: 6 });
+    expect(result.chain?.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["directives:Image.run"]);
+    expect(result.decisions?.map((d) => d.detail)).toContain("parsers's code calls run, but none of its calls is shown to be Image.run's");
   });
 });
