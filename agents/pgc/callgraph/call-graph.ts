@@ -8,9 +8,9 @@ import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
-import { basesOf } from "./class-bases.js";
+import { basesOf, ClassHierarchy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
-import { classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
+import { callsByTarget, classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 import { indexCallers, lastPart } from "./caller-index.js";
 
 export { basesOf };
@@ -43,11 +43,7 @@ export class CallGraph {
   /** file + container's last name → its methods, for membersOf. */
   private readonly methodsByContainer = new Map<string, number[]>();
 
-  /** A base class's last name → the last names of the scope's classes that name it as a base. */
-  private readonly derived = new Map<string, string[]>();
-  /** A class's last name → the last names of the bases it names. */
-  private readonly bases = new Map<string, string[]>();
-  private readonly hierarchyMemo = new Map<string, ReadonlySet<string>>();
+  private readonly hierarchy = new ClassHierarchy();
   /** Node id → its return type as the extraction kept it (annotation, or the one class its returns construct). */
   private readonly returns = new Map<number, string>();
   /** C: the scope's functions stored into struct fields. */
@@ -58,11 +54,7 @@ export class CallGraph {
 
   constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs"> & { bindings?: readonly FieldBinding[]; imports?: readonly ImportEdge[] }) {
     for (const symbol of data.symbols) {
-      if (symbol.kind === "class") {
-        const bases = basesOf(symbol.signature);
-        for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), symbol.name]);
-        this.bases.set(symbol.name, [...(this.bases.get(symbol.name) ?? []), ...bases]);
-      }
+      if (symbol.kind === "class") this.hierarchy.add(symbol.name, basesOf(symbol.signature));
       if (!isNode(symbol)) continue;
       const id = this.nodes.length;
       const qualified = symbol.kind === "method" && symbol.container ? `${symbol.container.split(/::|\./).at(-1)}.${symbol.name}` : symbol.name;
@@ -148,15 +140,7 @@ export class CallGraph {
    * that name. With their first call site and count, as references are.
    */
   looseCalls(): { target: string; from_file: string; line: number; count: number }[] {
-    const byName = new Map<string, { target: string; from_file: string; line: number; count: number }>();
-    for (const [from, edges] of this.loose) {
-      for (const e of edges) {
-        const seen = byName.get(e.target);
-        if (seen) seen.count += 1;
-        else byName.set(e.target, { target: e.target, from_file: (this.nodes[from] as GraphNode).file_path, line: e.line, count: 1 });
-      }
-    }
-    return [...byName.values()].sort((a, b) => a.target.localeCompare(b.target));
+    return callsByTarget(this.loose, this.nodes);
   }
 
   named(name: string): readonly GraphNode[] {
@@ -165,29 +149,12 @@ export class CallGraph {
 
   /** The scope's classes deriving from `className`, directly or through others, by their last names. */
   subclassesOf(className: string): ReadonlySet<string> {
-    return this.closure("sub", className, this.derived);
+    return this.hierarchy.subclassesOf(className);
   }
 
   /** The classes `className` derives from, directly or through others, by their last names. */
   superclassesOf(className: string): ReadonlySet<string> {
-    return this.closure("super", className, this.bases);
-  }
-
-  private closure(kind: string, className: string, links: ReadonlyMap<string, readonly string[]>): ReadonlySet<string> {
-    const key = `${kind}\0${className}`;
-    let out = this.hierarchyMemo.get(key);
-    if (out) return out;
-    const found = new Set<string>();
-    const queue = [className];
-    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-      for (const next of links.get(name) ?? []) {
-        if (next === className || found.has(next)) continue;
-        found.add(next);
-        queue.push(next);
-      }
-    }
-    this.hierarchyMemo.set(key, (out = found));
-    return out;
+    return this.hierarchy.superclassesOf(className);
   }
 
   /** A class's methods (defined in its file, inside it): the class stands for them as a place to start. */
@@ -262,7 +229,7 @@ export class CallGraph {
   private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
     const leaving = new Map<string, CrossScopeReference>();
     for (const r of references) if (r.kind === "call") leaving.set(`${r.from_file}:${r.line}:${r.target}`, r);
-    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name), basesOf: (name) => this.bases.get(name) ?? [] };
+    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name), basesOf: (name) => this.hierarchy.basesOf(name) };
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;

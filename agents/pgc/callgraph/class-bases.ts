@@ -29,3 +29,50 @@ export function basesOf(signature: string): string[] {
   const cpp = /^(?:template\s*<.*>\s*)?(?:class|struct)\s+[\w:]+(?:\s+final)?\s*:\s*([^{]+)/.exec(signature);
   return cpp ? names(cpp[1] as string) : [];
 }
+
+/** The scope's class hierarchy by last names, from each class's declared bases (basesOf). */
+export class ClassHierarchy {
+  /** A base class's last name → the last names of the scope's classes that name it as a base. */
+  private readonly derived = new Map<string, string[]>();
+  /** A class's last name → the last names of the bases it names. */
+  private readonly bases = new Map<string, string[]>();
+  private readonly memo = new Map<string, ReadonlySet<string>>();
+
+  /** Records a class and the bases its declaration names. */
+  add(className: string, bases: readonly string[]): void {
+    for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), className]);
+    this.bases.set(className, [...(this.bases.get(className) ?? []), ...bases]);
+  }
+
+  /** The bases a class names in its declaration (empty when none). */
+  basesOf(className: string): readonly string[] {
+    return this.bases.get(className) ?? [];
+  }
+
+  /** The scope's classes deriving from `className`, directly or through others. */
+  subclassesOf(className: string): ReadonlySet<string> {
+    return this.closure("sub", className, this.derived);
+  }
+
+  /** The classes `className` derives from, directly or through others. */
+  superclassesOf(className: string): ReadonlySet<string> {
+    return this.closure("super", className, this.bases);
+  }
+
+  private closure(kind: string, className: string, links: ReadonlyMap<string, readonly string[]>): ReadonlySet<string> {
+    const key = `${kind}\0${className}`;
+    let out = this.memo.get(key);
+    if (out) return out;
+    const found = new Set<string>();
+    const queue = [className];
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+      for (const next of links.get(name) ?? []) {
+        if (next === className || found.has(next)) continue;
+        found.add(next);
+        queue.push(next);
+      }
+    }
+    this.memo.set(key, (out = found));
+    return out;
+  }
+}

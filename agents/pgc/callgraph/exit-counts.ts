@@ -1,6 +1,6 @@
 // Counts over a scope's exits (its calls that leave the scope): how many of its functions call each callee,
-// and how often it calls another scope's class's methods through an object of that class.
-import type { ExitEdge } from "./graph-types.js";
+// how often it calls another scope's class's methods through an object of that class, and calls by target.
+import type { ExitEdge, GraphNode } from "./graph-types.js";
 
 /** An exit's callee as one key: its module, its receiver's class and its name. */
 export function exitKey(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): string {
@@ -34,4 +34,17 @@ export function classCallCounts(exitsByFunction: Iterable<readonly ExitEdge[]>):
     }
   }
   return counts;
+}
+
+/** Calls by their target, with the first call site (its caller's file and line) and how many there are, by target. */
+export function callsByTarget(edgesByFunction: ReadonlyMap<number, readonly ExitEdge[]>, nodes: readonly GraphNode[]): { target: string; from_file: string; line: number; count: number }[] {
+  const byName = new Map<string, { target: string; from_file: string; line: number; count: number }>();
+  for (const [from, edges] of edgesByFunction) {
+    for (const e of edges) {
+      const seen = byName.get(e.target);
+      if (seen) seen.count += 1;
+      else byName.set(e.target, { target: e.target, from_file: (nodes[from] as GraphNode).file_path, line: e.line, count: 1 });
+    }
+  }
+  return [...byName.values()].sort((a, b) => a.target.localeCompare(b.target));
 }
