@@ -1,7 +1,7 @@
 // The exec adapter with scripted agents as real child processes: the CDP workspace it writes, the
 // environment the agent gets, OUTPUT.md read back, and every failure mode ending in a result — never
 // an exception, a hang or a stray process.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,11 +10,18 @@ import { createExecExecutor, workspaceName, type ExecExecutorOptions } from "../
 import { ExecutorConfigError } from "../../../agents/worker/exec/executor-config-error.js";
 import type { ExecutorInput } from "../../../agents/worker/executor.js";
 import type { Citation, DelegatedTask } from "../../../agents/protocol/index.js";
-import { exists, nodeCommand, readPids, type AgentScript } from "../../fixtures/executors/scripts.js";
+import { exists, fileWritten, nodeCommand, onTestClock, readPids, type AgentScript } from "../../fixtures/executors/scripts.js";
 
 const logger = pino({ level: "silent" });
-/** Short enough to keep the suite fast, long enough for Node to start the hanging agent and its grandchild. */
+/** The hanging agent's deadline on the test's clock (see onTestClock): it passes only when the test says. */
 const HANG_DEADLINE_MS = 1_500;
+
+/** Waits, in real time, until the hanging agent of `taskId` has started its grandchild and written both pids. */
+async function hangingStarted(taskId: string): Promise<string> {
+  const pidsFile = join(workspaceOf(taskId), "pids.json");
+  await fileWritten(pidsFile);
+  return pidsFile;
+}
 const citation: Citation = { overlay: "O1", content: "function:dma_alloc_coherent\nsecond line", relevance: "the allocator", file_path: "kernel/dma/mapping.c", line_start: 60, line_end: 75, sha256: "a".repeat(64), similarity: 1, similarity_kind: "exact" };
 
 let dir: string;
@@ -156,10 +163,16 @@ describe("exec adapter: failures are results", () => {
   });
 
   it("stops a command at the deadline with its whole process group, grandchild included", async () => {
-    const output = await executor("agent-hang").execute(input("T-hang", { deadlineMs: HANG_DEADLINE_MS }));
+    const { output, pidsFile } = await onTestClock(async () => {
+      const pending = executor("agent-hang").execute(input("T-hang", { deadlineMs: HANG_DEADLINE_MS }));
+      const file = await hangingStarted("T-hang");
+      // Past SIGTERM (ignored by the agent), then past SIGKILL.
+      await vi.advanceTimersByTimeAsync(HANG_DEADLINE_MS);
+      return { output: await pending, pidsFile: file };
+    });
     expect(output).toMatchObject({ status: "failed", error: { code: "DEADLINE_EXCEEDED", retryable: true } });
     expect(output.error?.message).toMatch(/was stopped \(SIGTERM, then SIGKILL/);
-    const pids = readPids(join(workspaceOf("T-hang"), "pids.json"));
+    const pids = readPids(pidsFile);
     expect(pids).toHaveLength(2);
     // SIGKILL is sent before execute() resolves; the poll only waits for the kernel to reap the corpses.
     await expect.poll(() => pids.filter(exists), { timeout: 5_000 }).toEqual([]);
@@ -179,11 +192,15 @@ describe("exec adapter: failures are results", () => {
   });
 
   it("answers WORKER_OVERLOADED to a second run of a task that is still running", async () => {
-    const first = executor("agent-hang").execute(input("T-twice", { deadlineMs: HANG_DEADLINE_MS }));
-    await expect.poll(() => existsSync(join(workspaceOf("T-twice"), "pids.json")), { timeout: 5_000 }).toBe(true);
-    const second = await executor("agent-ok").execute(input("T-twice"));
+    const { first, second } = await onTestClock(async () => {
+      const pending = executor("agent-hang").execute(input("T-twice", { deadlineMs: HANG_DEADLINE_MS }));
+      await hangingStarted("T-twice");
+      const refused = await executor("agent-ok").execute(input("T-twice"));
+      await vi.advanceTimersByTimeAsync(HANG_DEADLINE_MS);
+      return { first: await pending, second: refused };
+    });
     expect(second).toMatchObject({ status: "failed", error: { code: "WORKER_OVERLOADED", retryable: true } });
-    expect((await first).error?.code).toBe("DEADLINE_EXCEEDED");
+    expect(first.error?.code).toBe("DEADLINE_EXCEEDED");
     expect(existsSync(join(workspaceOf("T-twice"), ".lock"))).toBe(false);
   });
 

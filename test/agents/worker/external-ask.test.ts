@@ -1,6 +1,6 @@
 // The external ask adapter with a scripted `ask --json` command as a real child process: the argv it
 // builds, the result it parses (unknown keys dropped, sources marked external) and its typed failures.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,10 +9,10 @@ import { ProtocolSchemaError, TaskError } from "../../../agents/protocol/index.j
 import { createExternalAsk, type ExternalAskOptions } from "../../../agents/worker/external-ask/external-ask.js";
 import { ExternalAskError } from "../../../agents/worker/external-ask/external-ask-error.js";
 import { ExecutorConfigError } from "../../../agents/worker/exec/executor-config-error.js";
-import { envWith, exists, nodeCommand, readPids } from "../../fixtures/executors/scripts.js";
+import { envWith, exists, fileWritten, nodeCommand, onTestClock, readPids } from "../../fixtures/executors/scripts.js";
 
 const logger = pino({ level: "silent" });
-/** Short, yet long enough for Node to start the fake and its grandchild and write their pids. */
+/** The hanging fake's timeout on the test's clock (onTestClock): it passes only once the fake has written its pids. */
 const HANG_TIMEOUT_MS = 1_000;
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "mesh-ask-"))));
@@ -86,7 +86,13 @@ describe("external ask: failures", () => {
   });
 
   it("fails with PGC_TIMEOUT when the command hangs, and kills its process group", async () => {
-    await expect(fakeAsk("hang", { timeoutMs: HANG_TIMEOUT_MS }).ask("q")).rejects.toMatchObject({ code: "PGC_TIMEOUT", failure: "timeout", retryable: true, message: expect.stringMatching(/did not answer within 1000 ms/) as string });
+    const failure = await onTestClock(async () => {
+      const pending = fakeAsk("hang", { timeoutMs: HANG_TIMEOUT_MS }).ask("q").catch((error: unknown) => error);
+      await fileWritten(join(dir, "pids.json"));
+      await vi.advanceTimersByTimeAsync(HANG_TIMEOUT_MS);
+      return pending;
+    });
+    expect(failure).toMatchObject({ code: "PGC_TIMEOUT", failure: "timeout", retryable: true, message: expect.stringMatching(/did not answer within 1000 ms/) as string });
     const pids = readPids(join(dir, "pids.json"));
     expect(pids).toHaveLength(2);
     await expect.poll(() => pids.filter(exists), { timeout: 5_000 }).toEqual([]);
