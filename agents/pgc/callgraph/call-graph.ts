@@ -8,7 +8,7 @@ import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
-import { basesOf, ClassHierarchy } from "./class-bases.js";
+import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { callsByTarget, classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
 import { indexCallers, lastPart } from "./caller-index.js";
@@ -55,6 +55,7 @@ export class CallGraph {
   constructor(data: Pick<ScopeData, "symbols" | "calls" | "crossScopeReferences" | "docs"> & { bindings?: readonly FieldBinding[]; imports?: readonly ImportEdge[] }) {
     for (const symbol of data.symbols) {
       if (symbol.kind === "class") this.hierarchy.add(symbol.name, basesOf(symbol.signature));
+      if (symbol.kind === "class" || symbol.kind === "variable") this.hierarchy.addImplementation(symbol.name, implementedBy(symbol.signature));
       if (!isNode(symbol)) continue;
       const id = this.nodes.length;
       const qualified = symbol.kind === "method" && symbol.container ? `${symbol.container.split(/::|\./).at(-1)}.${symbol.name}` : symbol.name;
@@ -229,7 +230,7 @@ export class CallGraph {
   private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
     const leaving = new Map<string, CrossScopeReference>();
     for (const r of references) if (r.kind === "call") leaving.set(`${r.from_file}:${r.line}:${r.target}`, r);
-    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name), basesOf: (name) => this.hierarchy.basesOf(name) };
+    const index: CalleeIndex = { named: (name) => this.named(name), subclassesOf: (name) => this.subclassesOf(name), superclassesOf: (name) => this.superclassesOf(name), basesOf: (name) => this.hierarchy.basesOf(name), implementationsOf: (name) => this.hierarchy.implementationsOf(name) };
     for (const call of calls) {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;

@@ -30,18 +30,51 @@ export function basesOf(signature: string): string[] {
   return cpp ? names(cpp[1] as string) : [];
 }
 
+/**
+ * The types a TS/JS or Java declaration says it implements, by their last names: `class A extends B
+ * implements I, J<T>` → I, J; an object literal declared with a type, `const json: ContentTypeHandler = {`
+ * → ContentTypeHandler. Empty for anything else. Kept apart from basesOf: an interface or type alias
+ * gives its implementations no method to inherit, only its name.
+ */
+export function implementedBy(signature: string): string[] {
+  const clause = /\bimplements\s+([^{]+?)\s*\{?\s*$/.exec(signature);
+  if (/^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\b/.test(signature) && clause) {
+    return (clause[1] as string)
+      .replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, "")
+      .split(",")
+      .map((part) => /([A-Za-z_$][\w$]*)\s*$/.exec(part.trim())?.[1])
+      .filter((name): name is string => name !== undefined);
+  }
+  const typed = /^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*:\s*([\w$.]+)(?:<.*>)?\s*=\s*\{/.exec(signature);
+  const type = typed?.[1]?.split(".").at(-1);
+  return type ? [type] : [];
+}
+
 /** The scope's class hierarchy by last names, from each class's declared bases (basesOf). */
 export class ClassHierarchy {
   /** A base class's last name → the last names of the scope's classes that name it as a base. */
   private readonly derived = new Map<string, string[]>();
   /** A class's last name → the last names of the bases it names. */
   private readonly bases = new Map<string, string[]>();
+  /** A type's last name → the last names of the classes and typed objects declared to implement it. */
+  private readonly implementers = new Map<string, string[]>();
   private readonly memo = new Map<string, ReadonlySet<string>>();
 
   /** Records a class and the bases its declaration names. */
   add(className: string, bases: readonly string[]): void {
     for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), className]);
     this.bases.set(className, [...(this.bases.get(className) ?? []), ...bases]);
+  }
+
+  /** Records a class or typed object and the types its declaration says it implements (implementedBy). */
+  addImplementation(name: string, types: readonly string[]): void {
+    for (const type of types) this.implementers.set(type, [...(this.implementers.get(type) ?? []), name]);
+  }
+
+  /** The classes and objects declared to implement `type`, and the classes deriving from those classes. */
+  implementationsOf(type: string): ReadonlySet<string> {
+    const direct = this.implementers.get(type) ?? [];
+    return new Set([...direct, ...direct.flatMap((name) => [...this.subclassesOf(name)])]);
   }
 
   /** The bases a class names in its declaration (empty when none). */

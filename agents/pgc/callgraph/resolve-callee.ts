@@ -43,6 +43,8 @@ export interface CalleeIndex {
   superclassesOf?(className: string): ReadonlySet<string>;
   /** The bases a class names in its declaration, by their last names (empty when none). */
   basesOf?(className: string): readonly string[];
+  /** The scope's classes and typed objects declared to implement a type, and their subclasses, by last names. */
+  implementationsOf?(type: string): ReadonlySet<string>;
 }
 
 export type ResolvedCallee =
@@ -154,6 +156,12 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     const classes = new Set([receiverClass, ...(index.superclassesOf?.(receiverClass) ?? [])]);
     const methods = defined.filter((n) => classes.has(lastName(n.container) ?? ""));
     if (methods.length > 0) return { kind: "local", nodes: methods };
+    // The class is an interface or type with no `m` of its own: the scope's implementations of it are
+    // what may run (`handler.parse(…)` where `getContentTypeHandler` returns a `ContentTypeHandler`, and
+    // `const jsonContentTypeHandler: ContentTypeHandler = { parse() {…} }`).
+    const implementations = index.implementationsOf?.(receiverClass) ?? NONE;
+    const implemented = defined.filter((n) => implementations.has(lastName(n.container) ?? ""));
+    if (implemented.length > 0) return { kind: "local", nodes: implemented };
     return inheritedFrom(name, receiverClass, classes, index);
   }
   if (receiver === null) {
