@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import pino from "pino";
 import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
@@ -14,6 +14,7 @@ import type { SearchAnswerDeps } from "../../agents/manager/answer/answer-questi
 import { parseQuestion } from "../../agents/search/question.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
+import type { CallGraph } from "../../agents/pgc/callgraph/call-graph.js";
 
 /** A source file's text from its lines, each ended by a newline. */
 export const sourceLines = (...text: string[]): string => text.join("\n") + "\n";
@@ -116,5 +117,15 @@ export async function searchDepsOf(scopes: ReadonlyMap<string, Pgc>, options: { 
     },
     hashSources: { readFile: options.readFile ?? null },
     storeHop: () => "hop",
+  };
+}
+
+/** A function's calls in a call graph, as `callee:line`: inside the scope (`local`) and leaving it (`exits`). */
+export function callsFrom(graph: CallGraph, qualified: string): { local: string[]; exits: string[] } {
+  const node = graph.nodes.find((n) => n.qualified === qualified);
+  expect(node, `no node ${qualified}`).toBeDefined();
+  return {
+    local: graph.callsOf(node?.id ?? -1).map((e) => `${graph.nodes[e.to]?.qualified}:${e.line}`),
+    exits: graph.exitsOf(node?.id ?? -1).map((e) => `${e.target}:${e.line}`),
   };
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
-import { sourceLines, withScopes } from "../../helpers/scopes.js";
+import { callsFrom, sourceLines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   core: {
@@ -60,14 +60,6 @@ const SOURCES = {
 describe("a call through .call or .apply", () => {
   const scopes = withScopes("call-apply-", SOURCES);
   const graphOf = (scope: string) => new CallGraph((scopes().get(scope) as Pgc).data);
-  const callsFrom = (graph: CallGraph, qualified: string) => {
-    const node = graph.nodes.find((n) => n.qualified === qualified);
-    expect(node).toBeDefined();
-    return {
-      local: graph.callsOf(node?.id ?? -1).map((e) => `${graph.nodes[e.to]?.qualified}:${e.line}`),
-      exits: graph.exitsOf(node?.id ?? -1).map((e) => `${e.target}:${e.line}`),
-    };
-  };
 
   it("calls the function before .call or .apply, in the scope or in another", () => {
     const { local, exits } = callsFrom(graphOf("core"), "dispatchRequest");

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import { implementedBy } from "../../../agents/pgc/callgraph/class-bases.js";
-import { sourceLines, withScopes } from "../../helpers/scopes.js";
+import { callsFrom, sourceLines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   http: {
@@ -81,14 +81,6 @@ const SOURCES = {
 describe("a method call through an object of an interface type", () => {
   const scopes = withScopes("interface-calls-", SOURCES);
   const graph = () => new CallGraph((scopes().get("http") as Pgc).data);
-  const callsFrom = (g: CallGraph, qualified: string) => {
-    const node = g.nodes.find((n) => n.qualified === qualified);
-    expect(node).toBeDefined();
-    return {
-      local: g.callsOf(node?.id ?? -1).map((e) => `${g.nodes[e.to]?.qualified}:${e.line}`),
-      exits: g.exitsOf(node?.id ?? -1).map((e) => `${e.target}:${e.line}`),
-    };
-  };
 
   it("calls the scope's typed objects and implementing classes, and no other class's method", () => {
     const g = graph();
