@@ -155,12 +155,19 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     // inherited one; none in the scope makes it an exit to that class's method elsewhere.
     const classes = new Set([receiverClass, ...(index.superclassesOf?.(receiverClass) ?? [])]);
     const methods = defined.filter((n) => classes.has(lastName(n.container) ?? ""));
-    if (methods.length > 0) return { kind: "local", nodes: methods };
-    // The class is an interface or type with no `m` of its own: the scope's implementations of it are
-    // what may run (`handler.parse(…)` where `getContentTypeHandler` returns a `ContentTypeHandler`, and
-    // `const jsonContentTypeHandler: ContentTypeHandler = { parse() {…} }`).
-    const implementations = index.implementationsOf?.(receiverClass) ?? NONE;
-    const implemented = defined.filter((n) => implementations.has(lastName(n.container) ?? ""));
+    const abstract = methods.length > 0 && methods.every((n) => n.abstract);
+    if (methods.length > 0 && !abstract) return { kind: "local", nodes: methods };
+    // The class has nothing of `m` to run — an interface or type alias (`handler.parse(…)` where
+    // `getContentTypeHandler` returns a `ContentTypeHandler`, and `const jsonContentTypeHandler:
+    // ContentTypeHandler = { parse() {…} }`), or an abstract method (TS `abstract flush()`, which is no node;
+    // Python's `raise NotImplementedError`): the scope's implementations and subclasses define what runs.
+    // Subclasses only of a class the scope defines: one from elsewhere may have the method itself (a
+    // `t.Dict` is the built-in dict, whose `get` is no `TypeConversionDict.get` of a stub's `Dict[K, V]`).
+    const subclasses = index.named(receiverClass).some((n) => n.kind === "class") ? (index.subclassesOf?.(receiverClass) ?? NONE) : NONE;
+    const implementations = new Set([...(index.implementationsOf?.(receiverClass) ?? NONE), ...subclasses]);
+    const implemented = defined.filter((n) => implementations.has(lastName(n.container) ?? "") && !n.abstract);
+    // An abstract method's override may be another scope's subclass's, as for `self.m()`.
+    if (abstract) return { kind: "local", nodes: [...methods, ...implemented], exit: name };
     if (implemented.length > 0) return { kind: "local", nodes: implemented };
     return inheritedFrom(name, receiverClass, classes, index);
   }

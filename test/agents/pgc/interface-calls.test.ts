@@ -5,7 +5,9 @@
 // scope's three `const …: ContentTypeHandler = { parse() {…} }` objects were never reached: the call was an
 // exit to a `ContentTypeHandler.parse` no scope defines. A class declaring `implements` is an
 // implementation too; an object of a concrete class still calls only that class's method, and a type no
-// object or class implements here leaves the call an exit. TypeScript parsed for real.
+// object or class implements here leaves the call an exit. So for an object of a class whose method is
+// abstract (TS `abstract flush()`, Python's `raise NotImplementedError`): its subclasses' overrides run.
+// TypeScript and Python parsed for real.
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
@@ -75,6 +77,46 @@ const SOURCES = {
       "  sink.write(chunk);",
       "}",
     ),
+    "http/schedulers.ts": sourceLines(
+      "export abstract class Scheduler {",
+      "  abstract flush(): void;",
+      "  run(): void {",
+      "    this.flush();",
+      "  }",
+      "}",
+      "export class QueueScheduler extends Scheduler {",
+      "  flush(): void {}",
+      "}",
+      "export function drainAll(scheduler: Scheduler): void {",
+      "  scheduler.flush();",
+      "}",
+    ),
+    "http/loaders.py": sourceLines(
+      "class BaseLoader:",
+      "    def get_source(self, name):",
+      "        raise NotImplementedError",
+      "",
+      "    def load(self, name):",
+      "        return self.get_source(name)",
+      "",
+      "class FileSystemLoader(BaseLoader):",
+      "    def get_source(self, name):",
+      "        return open(name).read()",
+      "",
+      "class Template:",
+      "    def get_source(self, name):",
+      "        return name",
+      "",
+      "def load_template(loader: BaseLoader, name):",
+      "    return loader.get_source(name)",
+      "",
+      "def last_seen(mtimes: t.Dict[str, float], name):",
+      "    return mtimes.get(name)",
+    ),
+    "http/datastructures.pyi": sourceLines(
+      "class TypeConversionDict(Dict[K, V]):",
+      "    def get(self, key, default=None, type=None): ...",
+    ),
   },
 };
 
@@ -92,6 +134,16 @@ describe("a method call through an object of an interface type", () => {
     expect(callsFrom(g, "emitSse").local).toEqual(["SseProducer.produce:22"]);
     // Nothing here implements Sink: the call may be another scope's, as before.
     expect(callsFrom(g, "drain")).toEqual({ local: [], exits: ["write:28"] });
+  });
+
+  it("calls the overrides of an abstract method, and a Python one's in other scopes too, as an exit", () => {
+    const g = graph();
+    // TS: `abstract flush()` has no body and is no node: the subclass's flush is what runs (as for an interface).
+    expect(callsFrom(g, "drainAll")).toEqual({ local: ["QueueScheduler.flush:11"], exits: [] });
+    // Python: BaseLoader.get_source only raises NotImplementedError; Template.get_source is no loader's.
+    expect(callsFrom(g, "load_template")).toEqual({ local: ["BaseLoader.get_source:17", "FileSystemLoader.get_source:17"], exits: ["get_source:17"] });
+    // A class from elsewhere (here the built-in dict) may define the method itself: its subclasses here are no callees.
+    expect(callsFrom(g, "last_seen").local).toEqual([]);
   });
 
   it("reads what a declaration says it implements, and nothing from other declarations", () => {
