@@ -41,6 +41,8 @@ export interface LocalEdge {
   defines?: true;
   /** The call is on an error path (CallSite.error_path): it builds what is thrown, or handles it. */
   error_path?: true;
+  /** Other lines of the caller calling the same callee (`transformData.call(…)` for the request, then for the response). */
+  also?: number[];
 }
 
 /** A call leaving the scope: the called name, the module it came from when the code says, and where. */
@@ -63,6 +65,8 @@ export interface ExitEdge {
   alias?: AliasSite;
   /** The call is on an error path (CallSite.error_path). */
   error_path?: true;
+  /** Other lines of the caller making the same call. */
+  also?: number[];
 }
 
 /** A call of a name, as `callersOf` lists it. */
@@ -78,4 +82,6 @@ export interface CallerOf {
   field?: string;
   /** The call is on an error path (CallSite.error_path). */
   error_path?: true;
+  /** Other lines of the caller making the same call. */
+  also?: number[];
 }

@@ -82,6 +82,26 @@ export class LineCiter {
     return dispatchPrefix(site.field) === null ? site.line : this.definitionLine(node);
   }
 
+  /**
+   * Of the lines a caller calls one callee on, the one bearing most on the question (`bears` of its text):
+   * axios's `dispatchRequest` calls `transformData` for the request and for the response, and a question
+   * about the response is cited the response's line. The first of equals; `first` alone when the file
+   * cannot be read.
+   */
+  async bestLine(file: string, first: number, also: readonly number[] | undefined, bears: (text: string) => number): Promise<number> {
+    if (!also?.length) return first;
+    const text = await this.read(file);
+    if (text === null) return first;
+    const lines = text.split("\n");
+    let best = first;
+    let bestScore = bears(lines[first - 1] ?? "");
+    for (const line of also) {
+      const score = bears(lines[line - 1] ?? "");
+      if (score > bestScore) [best, bestScore] = [line, score];
+    }
+    return best;
+  }
+
   /** One line, cited: its text (cut at MAX_CALL_SITE_CHARS) and the hash of the whole line. */
   async line(file: string, line: number): Promise<CitedLine | null> {
     const text = await this.read(file);

@@ -22,6 +22,8 @@ export interface Reached {
   parent: Reached | null;
   /** The call site in the parent's body that calls this node. */
   callLine: number | null;
+  /** Other lines of the parent's body calling this node (LocalEdge.also). */
+  alsoLines?: readonly number[];
   /** A call through a C struct field: where this node was stored into it. */
   bound?: BindingSite;
   /** The call names this node by a name a re-export gave it. */
@@ -178,7 +180,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const score = stepScore(question, matches, state.covered);
       // `covered` is the parent's until the child is reached (above).
-      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: state.covered, matches, depth: state.depth + 1, score, value: state.value + score };
+      const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.also ? { alsoLines: edge.also } : {}), ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: state.covered, matches, depth: state.depth + 1, score, value: state.value + score };
       heap.push(child, child.value - DEPTH_COST * child.depth);
     }
   }

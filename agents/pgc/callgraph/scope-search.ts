@@ -3,6 +3,7 @@
 import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
+import { termMatcher } from "../../search/word-match.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan, extendsMethod } from "./method-callers.js";
 import { asksAboutErrors } from "../../search/error-priors.js";
@@ -102,7 +103,7 @@ export class ScopeSearch {
     if (!start) return { scope: this.scope, resolved: false, steps: [], leads: [] };
     const raw = searchForward(this.graph, args.question, start, new Map(Object.entries(args.covered)), args.max_depth ?? DEFAULT_LOCAL_DEPTH, match, args.from.called === true, matchExit);
     const citer = new LineCiter(this.source);
-    const result = await this.withFields(await this.wire(raw, citer), start, citer);
+    const result = await this.withFields(await this.wire(raw, citer, lineBearing(args.question)), start, citer);
     if (!bound) return result;
     const at = await citer.line(bound.site.file_path, await citer.bindingLine(bound.site, bound.node));
     return at ? { ...result, bound_at: { field: bound.site.field, ...at } } : { scope: this.scope, resolved: false, steps: [], leads: [] };
@@ -192,7 +193,7 @@ export class ScopeSearch {
     return { scope: this.scope, resolved: true, steps, leads };
   }
 
-  private async wire(raw: readonly RawLead[], citer: LineCiter): Promise<ExpandResult> {
+  private async wire(raw: readonly RawLead[], citer: LineCiter, bears: (text: string) => number = () => 0): Promise<ExpandResult> {
     const steps: SearchStep[] = [];
     const index = new Map<number, number>();
     const leads: SearchLead[] = [];
@@ -222,7 +223,7 @@ export class ScopeSearch {
         }
         ids.push(at);
         if (reached.parent && reached.callLine !== null) {
-          const line = reached.defines ? await citer.definitionLine(reached.node) : reached.callLine;
+          const line = reached.defines ? await citer.definitionLine(reached.node) : await citer.bestLine(reached.parent.node.file_path, reached.callLine, reached.alsoLines, bears);
           const bound = reached.bound ? { ...reached.bound, line: await citer.bindingLine(reached.bound, reached.node) } : undefined;
           const site = await callSite(reached.parent.node.file_path, line, { ...reached, ...(bound ? { bound } : {}) });
           if (!site) {
@@ -235,7 +236,7 @@ export class ScopeSearch {
       if (!complete) continue;
       let exit: SearchLead["exit"] = null;
       if (lead.exit) {
-        const site = await callSite(lead.end.node.file_path, lead.exit.line, lead.exit);
+        const site = await callSite(lead.end.node.file_path, await citer.bestLine(lead.end.node.file_path, lead.exit.line, lead.exit.also, bears), lead.exit);
         if (!site) continue;
         exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
       }
@@ -254,3 +255,18 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
+
+/** How much a line's text bears on the question: the weights of the terms its words match, as names' words match them. */
+function lineBearing(question: SearchQuestion): (text: string) => number {
+  return (text) => {
+    const words = new Set(tokenize(text));
+    let sum = 0;
+    for (const term of question.terms) {
+      const match = termMatcher(term);
+      let best = 0;
+      for (const word of words) best = Math.max(best, match(word));
+      sum += best * term.weight;
+    }
+    return sum;
+  };
+}
