@@ -49,14 +49,15 @@ const SOURCES = {
     ),
     "core/transformData.js": sourceLines(
       "export default function transformData(fns, response) {",
-      "  return fns.reduce((data, fn) => fn(data, response), this.data);",
+      "  for (const fn of fns) this.data = fn(this.data, response);",
+      "  return this.data;",
       "}",
     ),
   },
   helpers: {
     "helpers/settle.js": sourceLines(
-      "export function settle(response) {",
-      "  return response.status < 400 ? response : null;",
+      "export function settle(outcome) {",
+      "  return outcome.ok ? outcome : undefined;",
       "}",
     ),
   },
