@@ -92,11 +92,18 @@ export class LineCiter {
     if (!also?.length) return first;
     const text = await this.read(file);
     if (text === null) return first;
-    const lines = text.split("\n");
+    // One line at a time through the memoized line table: a kernel file is not split for each call.
+    const lineText = (line: number) => {
+      try {
+        return sliceLines(text, line, line);
+      } catch {
+        return "";
+      }
+    };
     let best = first;
-    let bestScore = bears(lines[first - 1] ?? "");
+    let bestScore = bears(lineText(first));
     for (const line of also) {
-      const score = bears(lines[line - 1] ?? "");
+      const score = bears(lineText(line));
       if (score > bestScore) [best, bestScore] = [line, score];
     }
     return best;
