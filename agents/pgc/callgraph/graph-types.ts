@@ -41,7 +41,7 @@ export interface LocalEdge {
   defines?: true;
   /** The call is on an error path (CallSite.error_path): it builds what is thrown, or handles it. */
   error_path?: true;
-  /** Other lines of the caller calling the same callee (`transformData.call(…)` for the request, then for the response). */
+  /** Other lines of the caller making the same call, written the same way (`utils.getSafeProp(…)` for the method, then for the headers). */
   also?: number[];
 }
 
@@ -82,6 +82,4 @@ export interface CallerOf {
   field?: string;
   /** The call is on an error path (CallSite.error_path). */
   error_path?: true;
-  /** Other lines of the caller making the same call. */
-  also?: number[];
 }

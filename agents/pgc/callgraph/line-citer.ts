@@ -84,8 +84,8 @@ export class LineCiter {
 
   /**
    * Of the lines a caller calls one callee on, the one bearing most on the question (`bears` of its text):
-   * axios's `dispatchRequest` calls `transformData` for the request and for the response, and a question
-   * about the response is cited the response's line. The first of equals; `first` alone when the file
+   * requests' `Response.text` reads `self.content` in a test and in `str(self.content, encoding, …)`, and
+   * a question about the encoding is cited the second. The first of equals; `first` alone when the file
    * cannot be read.
    */
   async bestLine(file: string, first: number, also: readonly number[] | undefined, bears: (text: string) => number): Promise<number> {

@@ -255,7 +255,6 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-
 /** How much a line's text bears on the question: the weights of the terms its words match, as names' words match them. */
 function lineBearing(question: SearchQuestion): (text: string) => number {
   return (text) => {
