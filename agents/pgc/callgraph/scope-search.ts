@@ -3,7 +3,6 @@
 import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import { termMatcher } from "../../search/word-match.js";
 import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan, extendsMethod } from "./method-callers.js";
 import { asksAboutErrors } from "../../search/error-priors.js";
@@ -255,17 +254,7 @@ function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-/** How much a line's text bears on the question: the weights of the terms its words match, as names' words match them. */
+/** How much a line's text bears on the question: its relevance with the line's words as a body, as a function's body is scored. */
 function lineBearing(question: SearchQuestion): (text: string) => number {
-  return (text) => {
-    const words = new Set(tokenize(text));
-    let sum = 0;
-    for (const term of question.terms) {
-      const match = termMatcher(term);
-      let best = 0;
-      for (const word of words) best = Math.max(best, match(word));
-      sum += best * term.weight;
-    }
-    return sum;
-  };
+  return (text) => relevance(question, matchTerms(question, { body: new Set(tokenize(text)) }));
 }
