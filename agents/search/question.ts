@@ -104,11 +104,13 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
     }
     // Parts a case split makes of one word (`pv4` of "IPv4", `gl` of "OpenGL") are fragments, not words;
     // the parts of a hyphenated prose word ("JIT-compile", "multi-hop") are words of their own.
-    const separated = /[_.\-:>]/.test(word);
+    // Words a slash joins ("8250/16550", "read/write") are words of their own, as are numbers.
+    const separated = /[_.\-:>/]/.test(word);
     const hyphenated = /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(bare);
+    const slashed = /^[\w$]+(?:\/[\w$]+)+$/.test(bare);
     tokens.forEach((t, i) => {
       const last = i === tokens.length - 1;
-      if (last || (t.length >= 3 && (separated || !/\d/.test(t)))) out.push({ term: t, fragment: !last && !hyphenated });
+      if (last || (t.length >= 3 && (separated || !/\d/.test(t)))) out.push({ term: t, fragment: !last && !hyphenated && !slashed && !/^\d+$/.test(t) });
     });
   }
   return out;

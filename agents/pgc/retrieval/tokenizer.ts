@@ -10,8 +10,15 @@ export const MIN_WHOLE_IDENTIFIER_LENGTH = 4;
 /** Bounds the memo of run → terms; cleared (not evicted) when full, which keeps output identical. */
 const RUN_CACHE_LIMIT = 200_000;
 
-// A run starts at a word boundary, so literals like 0xff or 1e5 never yield a run; kebab parts must start with a letter.
-const RUN_PATTERN = /\b[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*/g;
+/** A number this long or longer names a thing (the 8250 UART, the RTL8139, RFC 2822): shorter ones are counts and sizes. */
+export const MIN_NUMBER_LENGTH = 3;
+
+// A run starts at a word boundary with a letter, "_" or a number of MIN_NUMBER_LENGTH digits not led by 0
+// (8250_core, 16550A), so literals like 0xff, 1e5 or 42 never yield a run; kebab parts must start with a letter.
+const RUN_PATTERN = /\b(?:[A-Za-z_]|[1-9][0-9]{2})[A-Za-z0-9_]*(?:-[A-Za-z][A-Za-z0-9_]*)*/g;
+
+/** A name part made of a word and a model number (`serial8250`, `rtl8139`, `rfc2822`): the word, then the number. */
+const WORD_NUMBER = /^([a-z]{3,})([1-9][0-9]{2,})$/;
 
 const runCache = new Map<string, readonly string[]>();
 
@@ -22,7 +29,8 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 /**
  * Splits one identifier run into its raw parts: at "_" and "-", before a capital that follows a lowercase
  * letter or digit (dmaAlloc), before the last capital of an acronym (HTTPServer), and where letters follow
- * digits (md5sum). Digits stay attached to the letters before them, so e1000 and utf8 stay whole.
+ * digits (md5sum). Digits stay attached to the letters before them, so e1000 and utf8 stay whole; a
+ * name that starts with a number (`8250_core`, `16550A`) has it as its first part.
  */
 export function splitIdentifier(run: string): string[] {
   const parts: string[] = [];
@@ -53,6 +61,13 @@ function isBoundary(run: string, i: number, c: number): boolean {
   return isLower(c) && isDigit(prev);
 }
 
+/** A part that is a number of MIN_NUMBER_LENGTH digits or more, not led by 0: a term of its own, as written. */
+function isNumber(part: string): boolean {
+  if (part.length < MIN_NUMBER_LENGTH || part.charCodeAt(0) === 48) return false;
+  for (let i = 0; i < part.length; i++) if (!isDigit(part.charCodeAt(i))) return false;
+  return true;
+}
+
 function termsOfRun(run: string): readonly string[] {
   const cached = runCache.get(run);
   if (cached !== undefined) return cached;
@@ -60,8 +75,15 @@ function termsOfRun(run: string): readonly string[] {
   const terms: string[] = [];
   for (const part of parts) {
     const lower = part.toLowerCase();
+    if (isNumber(lower)) {
+      terms.push(lower);
+      continue;
+    }
     if (lower.length < MIN_PART_LENGTH || isDigit(lower.charCodeAt(0)) || STOPWORDS.has(lower)) continue;
     terms.push(porterStem(baseForm(lower)));
+    // The 8250 driver's `serial8250_*` names are its names for "8250" and for "serial" too.
+    const joined = WORD_NUMBER.exec(lower);
+    if (joined) terms.push(porterStem(baseForm(joined[1] as string)), joined[2] as string);
   }
   const whole = run.toLowerCase();
   const isCompound = parts.length > 1 || whole !== parts[0]?.toLowerCase();

@@ -43,7 +43,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 38: a call's line is the line naming its callee (a member call's name: `Load.for_existing_path(…\n).lazyload(rev)` on its last line), not its first line. */
 /** 39: TS/JS `f.call(thisArg, …)` and `f.apply(thisArg, args)` are calls of `f`, not of a method `call` or `apply`; a member call on a lower-case default import is a call into that module. */
 /** 40: a TS/JS named function expression outside any function that no declarator, key or assignment binds (`export default ok && function httpAdapter(…) { … }`) is a function of its name. */
-export const STORE_VERSION = 40;
+/** 41: a number of three digits or more is a term (`8250`, `serial8250` → serial, 8250), in documents and questions alike. */
+export const STORE_VERSION = 41;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

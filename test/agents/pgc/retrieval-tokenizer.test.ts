@@ -54,6 +54,16 @@ describe("tokenize", () => {
     expect(tokenize("x86_64")).toEqual(["x86", "x86_64"]);
   });
 
+  it("keeps a number of three digits or more as a term: a model number names a thing", () => {
+    // "the 8250 driver" asks about drivers/tty/serial/8250/8250_core.c and its `serial8250_*` functions.
+    expect(tokenize("8250")).toEqual(["8250"]);
+    expect(tokenize("drivers/tty/serial/8250/8250_core.c")).toEqual(["driver", "tty", "serial", "8250", "8250", "core", "8250_core"]);
+    expect(tokenize("serial8250_interrupt")).toEqual(["serial8250", "serial", "8250", "interrupt", "serial8250_interrupt"]);
+    expect(tokenize("16550A rtl8139")).toEqual(["16550", "16550a", "rtl8139", "rtl", "8139"]);
+    // Short numbers, numbers led by 0 (octal modes, hex) and names with a short word before the digits stay as they were.
+    expect(tokenize("42 0644 0x1000 e1000 utf8 x86_64")).toEqual(["e1000", "utf8", "x86", "x86_64"]);
+  });
+
   it("does not add a whole-identifier token for a plain word", () => {
     expect(tokenize("Buffer buffer BUFFER")).toEqual(["buffer", "buffer", "buffer"]);
   });

@@ -92,6 +92,16 @@ describe("parseQuestion", () => {
     expect(terms.filter((t) => t.term === "jit" || t.term === "compil").map((t) => t.fragment ?? false)).toEqual([false, false]);
   });
 
+  it("keeps the words and model numbers a slash joins as words of their own (8250/16550: both)", () => {
+    const terms = parseQuestion("When an 8250/16550 UART raises an interrupt, how is a read/write split?").terms;
+    expect(terms.filter((t) => ["8250", "16550", "read", "write"].includes(t.term)).map((t) => [t.term, t.fragment ?? false])).toEqual([
+      ["8250", false],
+      ["16550", false],
+      ["read", false],
+      ["write", false],
+    ]);
+  });
+
   it("knows a who-calls question", () => {
     expect(parseQuestion("Who calls kmalloc?").intent).toBe("callers");
     expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");
