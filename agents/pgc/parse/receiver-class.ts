@@ -137,35 +137,45 @@ function noteLocal(out: Map<string, string>, name: string | undefined, cls: stri
 function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
   const out = new Map<string, string>();
   const parameters = fn.childForFieldName("parameters");
+  // A name declared with a class (`connector: Optional[BaseConnector] = None`, `let doc: Doc`) is of that
+  // class whatever it is later assigned (`connector = TCPConnector(…)`, a subclass): the declaration is the
+  // contract, and a value of another class would break it.
+  const declared = new Set<string>();
+  const declare = (name: string | undefined, cls: string | undefined) => {
+    noteLocal(out, name, cls);
+    if (name && cls) declared.add(name);
+  };
   if (lang === "python") {
     for (const param of parameters?.namedChildren ?? []) {
       if (param?.type === "typed_parameter" || param?.type === "typed_default_parameter") {
         const name = param.type === "typed_parameter" ? param.namedChild(0)?.text : param.childForFieldName("name")?.text;
-        noteLocal(out, name, classNamed(param.childForFieldName("type")));
+        declare(name, classNamed(param.childForFieldName("type")));
       } else if (param?.type === "identifier") noteLocal(out, param.text, undefined);
       else if (param?.type === "default_parameter") noteLocal(out, param.childForFieldName("name")?.text, undefined);
     }
     for (const assignment of fn.descendantsOfType("assignment")) {
       const left = assignment?.childForFieldName("left");
-      if (left?.type === "identifier") noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+      if (left?.type === "identifier" && !declared.has(left.text)) noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
     }
     return out;
   }
   for (const param of parameters?.namedChildren ?? []) {
     if (param?.type === "required_parameter" || param?.type === "optional_parameter") {
       const pattern = param.childForFieldName("pattern");
-      if (pattern?.type === "identifier") noteLocal(out, pattern.text, classNamed(param.childForFieldName("type")));
+      if (pattern?.type === "identifier") declare(pattern.text, classNamed(param.childForFieldName("type")));
     } else if (param?.type === "identifier") noteLocal(out, param.text, undefined);
   }
   for (const declarator of fn.descendantsOfType("variable_declarator")) {
     const name = declarator?.childForFieldName("name");
     if (name?.type !== "identifier") continue;
     const value = declarator?.childForFieldName("value") ?? null;
-    noteLocal(out, name.text, constructed(value, lang) ?? classNamed(declarator?.childForFieldName("type") ?? null) ?? returnedBy(value, lang));
+    const type = classNamed(declarator?.childForFieldName("type") ?? null);
+    noteLocal(out, name.text, constructed(value, lang) ?? type ?? returnedBy(value, lang));
+    if (type) declared.add(name.text);
   }
   for (const assignment of fn.descendantsOfType("assignment_expression")) {
     const left = assignment?.childForFieldName("left");
-    if (left?.type === "identifier") noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+    if (left?.type === "identifier" && !declared.has(left.text)) noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
   }
   return out;
 }

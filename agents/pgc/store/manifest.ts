@@ -44,7 +44,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 39: TS/JS `f.call(thisArg, …)` and `f.apply(thisArg, args)` are calls of `f`, not of a method `call` or `apply`; a member call on a lower-case default import is a call into that module. */
 /** 40: a TS/JS named function expression outside any function that no declarator, key or assignment binds (`export default ok && function httpAdapter(…) { … }`) is a function of its name. */
 /** 41: a number of three digits or more is a term (`8250`, `serial8250` → serial, 8250), in documents and questions alike. */
-export const STORE_VERSION = 41;
+/** 42: a Python/TS name declared with a class keeps it when later assigned another (`connector: Optional[BaseConnector] = None`, then `connector = TCPConnector()`). */
+export const STORE_VERSION = 42;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

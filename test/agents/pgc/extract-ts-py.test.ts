@@ -377,6 +377,33 @@ describe("calls through another scope's module namespace", () => {
     expect(Object.fromEntries(fromScript.parsed.calls.map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "link.open": "Link", "opts.apply": "Options" });
   });
 
+  it("keeps a declared class when the name is later assigned another (a subclass): the declaration is the contract", async () => {
+    // aiohttp's ClientSession: `connector: Optional[BaseConnector] = None`, then `connector = TCPConnector(…)`
+    // when none is given, then `self._connector = connector`; `self._connector.connect(…)` calls BaseConnector's.
+    const python = [
+      "class Session:",
+      "    def __init__(self, connector: Optional[BaseConnector] = None, other=None):",
+      "        if connector is None:",
+      "            connector = TCPConnector()",
+      "        connector.prepare()",
+      "        other = Pool()",
+      "        other = Queue()",
+      "        other.put(1)",
+      "        self._connector = connector",
+      "    def request(self):",
+      "        self._connector.connect()",
+    ].join("\n");
+    const fromPython = await extractFile({ path: "client.py", content: python });
+    expect(Object.fromEntries(fromPython.parsed.calls.filter((c) => c.callee.includes(".")).map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({
+      "connector.prepare": "BaseConnector",
+      "other.put": null,
+      "self._connector.connect": "BaseConnector",
+    });
+    const script = ["export function open(link: Link, raw) {", "  link = new WebLink();", "  let pool: Pool = new LifoPool();", "  pool = makePool();", "  link.open();", "  pool.take();", "}"].join("\n");
+    const fromScript = await extractFile({ path: "src/open.ts", content: script });
+    expect(Object.fromEntries(fromScript.parsed.calls.filter((c) => c.callee.includes(".")).map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "link.open": "Link", "pool.take": "LifoPool" });
+  });
+
   it("counts `core.make()` after `import * as core` (and require) as a call of make from that module, and a lower-case default import's members too", async () => {
     const root = mkdtempSync(join(tmpdir(), "mesh-ns-calls-"));
     try {
