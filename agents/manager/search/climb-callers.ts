@@ -71,12 +71,14 @@ interface Climbed {
 }
 
 /** The caller of `current` in `scope` not yet in the chain (by name, through `field`, or as a method of `ofClass`) worth most as a step. */
-async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number): Promise<Climbed | null> {
+async function callerIn(deps: ClimbDeps, question: ParsedQuestion, scope: string, name: string, via: Via, inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number, where?: Pick<ChainStep, "file_path" | "line_start">): Promise<Climbed | null> {
   const field = "field" in via ? via.field : null;
   const symbol = field ? field.field : "ofClass" in via ? `${via.ofClass}.${name}` : name;
   // By name, a method's callers are the calls that may be its: not those the scope shows are another class's.
   const methodOf = "byName" in via ? via.methodOf : undefined;
-  const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...(field ? { field: true } : {}), ...(methodOf ? { method_of: methodOf } : {}) }, covered: {}, max_depth: 0 };
+  // In its own scope, where the step is: a closure nothing calls by name is reached from the function defining it.
+  const at = where ? { file_path: where.file_path, line: where.line_start } : {};
+  const args: ExpandArgs = { question, mode: "callers", from: { symbol, ...at, ...(field ? { field: true } : {}), ...(methodOf ? { method_of: methodOf } : {}) }, covered: {}, max_depth: 0 };
   // The trail names only the manager: the climb is part of finding the start (the hop budget still counts).
   const answered = await deps.expand(scope, args, { path: [deps.managerId], hops: 1, maxHops });
   const result = parseExpandResult(answered.result);
@@ -170,7 +172,7 @@ export const CLIMB_LOOK_AHEAD = 3;
 /** The caller of `current` worth most: in its own scope, else (one more hop, while the budget has one) in the scopes calling it from outside. */
 async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, odds = 1): Promise<{ best: Climbed | null; enough: boolean }> {
   const ofClass = classOf(current.symbol);
-  const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) }, at.inChain, maxHops, worth);
+  const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) }, at.inChain, maxHops, worth, current);
   if (here && worth(here.step) * odds >= needed) return { best: here, enough: true };
   const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth) : null;
   if (elsewhere && worth(elsewhere.step) * (elsewhere.share ?? 1) * odds >= needed) return { best: elsewhere, enough: true };
@@ -265,7 +267,7 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
       deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
       const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
       const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step${shareOf(chosen)}, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself${shareOf(chosen)})`;
-      decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which calls ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
+      decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which ${chosen.callSite.defines ? "defines" : "calls"} ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
       covered = cover(covered, chosen.step.matches);
       current = caller;
       climbed++;

@@ -205,6 +205,17 @@ export class CallGraph {
   /** Every call by the names callersOf answers for (caller-index.ts), made on the first such question. */
   private callerIndex: Map<string, CallerOf[]> | null = null;
 
+  /** The function whose body defines `node` (a closure, an inner function), with the line it is defined on; null for a function of a module or class. */
+  definerOf(node: GraphNode): { node: GraphNode; line: number } | null {
+    if (!this.definers) {
+      this.definers = new Map();
+      for (const [from, edges] of this.out) for (const e of edges) if (e.defines) this.definers.set(e.to, { node: this.nodes[from] as GraphNode, line: e.line });
+    }
+    return this.definers.get(node.id) ?? null;
+  }
+
+  private definers: Map<number, { node: GraphNode; line: number }> | null = null;
+
   /** The innermost node whose lines hold `line` of `file`. */
   enclosing(file: string, line: number): GraphNode | null {
     let best: GraphNode | null = null;

@@ -3,7 +3,7 @@
 import { MAX_ENTRY_FIELDS, type BindingSiteRef, type CallSiteRef, type EntryCandidate, type EntryResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchQuestion, type SearchStep } from "../../protocol/index.js";
 import { matchTerms, relevance, stepScore, unexplainedWords, type Coverage } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
-import { fieldCalled, type BindingSite, type CallGraph, type GraphNode } from "./call-graph.js";
+import { fieldCalled, type BindingSite, type CallGraph, type CallerOf, type GraphNode } from "./call-graph.js";
 import { callsMethodOf, callsOtherThan, extendsMethod } from "./method-callers.js";
 import { asksAboutErrors } from "../../search/error-priors.js";
 import type { AliasSite } from "./reexports.js";
@@ -159,8 +159,12 @@ export class ScopeSearch {
     const dot = args.from.symbol.lastIndexOf(".");
     const owner = dot > 0 ? args.from.symbol.slice(0, dot).split(".").at(-1) : undefined;
     const followErrors = asksAboutErrors(args.question);
-    const found = this.graph
+    // Where the function is known, a call the scope resolved to another function of its name is not its
+    // (`self.request(…)`, a method, is no call of the module's function `request`).
+    const at = this.nodeAt(args.from);
+    const found: (CallerOf & { defines?: true })[] = this.graph
       .callersOf(name)
+      .filter((c) => !at || !c.to || nests(c.to, at) || nests(at, c.to))
       .filter((c) => (args.from.field ? (c.field ?? fieldCalled({ callee: c.callee, file_path: c.node.file_path })) === name : !(c.node.name === name && c.callee === name)))
       .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
       .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of))
@@ -170,7 +174,9 @@ export class ScopeSearch {
       // follows it only then; "who calls" lists every caller.
       .filter((c) => !c.error_path || args.question.intent === "callers" || followErrors);
     const seen = new Set<number>();
-    const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number }[] = [];
+    const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number; defines?: true }[] = [];
+    const definer = found.length === 0 ? this.definerFor(args, at) : null;
+    if (definer) found.push({ node: definer.node, line: definer.line, callee: name, defines: true });
     for (const c of found) {
       if (seen.has(c.node.id)) continue;
       seen.add(c.node.id);
@@ -183,13 +189,30 @@ export class ScopeSearch {
     const citer = new LineCiter(this.source);
     for (const c of raw.slice(0, MAX_CALLER_LEADS)) {
       const step = await citer.step(c.node, match(c.node));
-      const site = await citer.callSite(c.node.file_path, c.line);
+      const site = await citer.callSite(c.node.file_path, c.line, c.defines ? { defines: true } : {});
       if (!step || !site) continue;
       steps.push(step);
       const matches = matchTerms(args.question, { name: new Set(tokenize(name)) });
       leads.push({ path: [steps.length - 1], call_sites: [], exit: { target: name, callee: c.callee, via: "local", call_site: site, matches }, score: c.score, coverage: c.score });
     }
     return { scope: this.scope, resolved: true, steps, leads };
+  }
+
+  /**
+   * For a climb (a "how" question) from a function nothing here calls by name: the function whose body
+   * defines it, when it is a closure (`commit` inside `runClientTransaction`, passed on as a callback), as
+   * the forward search steps into it (a `defines` edge). `from` must say where the function is.
+   */
+  private definerFor(args: ExpandArgs, node: GraphNode | undefined): { node: GraphNode; line: number } | null {
+    if (args.question.intent === "callers" || !node) return null;
+    return this.graph.definerOf(node);
+  }
+
+  /** The function `from` is, when it says where (a climb's step): the one of its name whose lines hold `from.line` in `from.file_path`. */
+  private nodeAt(from: ExpandArgs["from"]): GraphNode | undefined {
+    const { symbol, file_path: file, line, field } = from;
+    if (field || file === undefined || line === undefined) return undefined;
+    return this.graph.named(symbol.slice(symbol.lastIndexOf(".") + 1)).find((n) => n.file_path === file && n.line_start <= line && line <= n.line_end);
   }
 
   private async wire(raw: readonly RawLead[], citer: LineCiter, bears: (text: string) => number = () => 0): Promise<ExpandResult> {
@@ -257,4 +280,9 @@ function round(value: number): number {
 /** How much a line's text bears on the question: its relevance with the line's words as a body, as a function's body is scored. */
 function lineBearing(question: SearchQuestion): (text: string) => number {
   return (text) => relevance(question, matchTerms(question, { body: new Set(tokenize(text)) }));
+}
+
+/** `inner` is `outer` or lies within it (a class's constructor within its class: `new Foo()` resolved to either is a call of it). */
+function nests(inner: GraphNode, outer: GraphNode): boolean {
+  return inner.file_path === outer.file_path && outer.line_start <= inner.line_start && inner.line_end <= outer.line_end;
 }
