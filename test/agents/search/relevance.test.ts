@@ -108,6 +108,17 @@ describe("parseQuestion", () => {
     expect(parseQuestion("How does kmalloc work?").intent).toBe("how");
   });
 
+  it("knows a who-calls question whose callers are a noun phrase, and not a question about what a function calls", () => {
+    // Tried on Linux's TTY layer: "Which serial drivers call …" had been answered as a forward path.
+    const drivers = parseQuestion("Which serial drivers call uart_handle_dcd_change when the carrier-detect line changes?");
+    expect([drivers.intent, drivers.names[0]]).toEqual(["callers", "uart_handle_dcd_change"]);
+    expect(parseQuestion("Which functions call kmalloc?").intent).toBe("callers");
+    expect(parseQuestion("What code uses netif_rx?").intent).toBe("callers");
+    expect(parseQuestion("What does do_exit call?").intent).toBe("how");
+    expect(parseQuestion("What do the drivers call to free a buffer?").intent).toBe("how");
+    expect(parseQuestion("What happens when I call queryOnce, and how does it wait?").intent).toBe("how");
+  });
+
   it("takes the word after `calls` as the name called, unless it begins a description", () => {
     expect(parseQuestion("Who calls clone?").names).toEqual(["clone"]);
     const described = parseQuestion("Who calls the function that serialises a cookie into a Set-Cookie header string?");
