@@ -26,7 +26,7 @@ export function crossScopeCalls(
       if (leavesScope(call, cFamily, defined, outcomes)) {
         // A renamed import is called by its new name; the module defines the old one (`_AddressList` is `AddressList`).
         references.push({ kind: "call", target: call.renamed?.name ?? call.callee, ...at, ...(call.imported_from === undefined ? {} : { module: call.imported_from }) });
-      } else if (call.module_member && outcomes.get(outcomeKey(call.file_path, call.module_member.imported ?? call.module_member.module)) === "outside") {
+      } else if (call.module_member && moduleOutcome(call.file_path, call.module_member, outcomes) === "outside") {
         // `json.dumps(…)` through `import json`, json being another scope's: a call of `dumps` from `json`, as `from json import dumps` gives.
         references.push({ kind: "call", target: call.module_member.member, ...at, module: call.module_member.module });
       }
@@ -44,4 +44,9 @@ function leavesScope(
   if (!call.plain || call.local || defined.has(call.callee)) return false;
   if (call.imported_from !== undefined) return outcomes.get(outcomeKey(call.file_path, call.imported_from)) === "outside";
   return cFamily && !isCLibraryName(call.callee);
+}
+
+/** Where the module a call goes through is: the submodule itself when it was linked (`.helpers` of `from . import helpers`), else the import statement's module. */
+function moduleOutcome(file: string, member: NonNullable<ParsedCall["module_member"]>, outcomes: ReadonlyMap<string, ImportOutcome>): ImportOutcome | undefined {
+  return outcomes.get(outcomeKey(file, member.module)) ?? outcomes.get(outcomeKey(file, member.imported ?? member.module));
 }

@@ -39,8 +39,33 @@ export async function linkImports(input: LinkImportsInput): Promise<LinkedImport
   const foreign = new ForeignModules(input.root, exists);
   for (const file of input.parsed) {
     for (const edge of file.imports) await linkOne(input, file, edge, linked, exists, foreign);
+    if (file.language !== "python") continue;
+    for (const edge of submoduleImports(file, linked.outcomes)) {
+      // Only a module that is a file of the code base: else the name is one the package defines.
+      const candidates = importCandidates(edge, file.language, input.includeDirs);
+      if (candidates.some((c) => input.scopeFiles.has(c)) || (await firstExisting(candidates, exists)) !== undefined) await linkOne(input, file, edge, linked, exists, foreign);
+    }
   }
   return linked;
+}
+
+/**
+ * Python: `from . import helpers, payload` imports each name, and a name may be a submodule of its own,
+ * in another scope than the package's `__init__.py` (aiohttp's `helpers.parse_mimetype(…)` in
+ * client_reqrep.py). The statement's one outcome says where the first of them is; each submodule a call
+ * goes through (`helpers.parse_mimetype`) is linked as an import of its own (`.helpers`), so the call
+ * leaves the scope, or resolves in it, by where that module is.
+ */
+function submoduleImports(file: ParsedFile, outcomes: ReadonlyMap<string, ImportOutcome>): ParsedImport[] {
+  const out = new Map<string, ParsedImport>();
+  for (const call of file.calls) {
+    const member = call.module_member;
+    if (!member || member.imported === undefined || member.module === member.imported) continue;
+    if (outcomes.has(outcomeKey(file.path, member.module)) || out.has(member.module)) continue;
+    const statement = file.imports.find((edge) => edge.target === member.imported && (edge.names?.length ?? 0) > 0);
+    if (statement) out.set(member.module, { kind: statement.kind, target: member.module, file_path: statement.file_path, line: statement.line, system: false });
+  }
+  return [...out.values()];
 }
 
 async function linkOne(

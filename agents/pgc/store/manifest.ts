@@ -45,7 +45,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 40: a TS/JS named function expression outside any function that no declarator, key or assignment binds (`export default ok && function httpAdapter(…) { … }`) is a function of its name. */
 /** 41: a number of three digits or more is a term (`8250`, `serial8250` → serial, 8250), in documents and questions alike. */
 /** 42: a Python/TS name declared with a class keeps it when later assigned another (`connector: Optional[BaseConnector] = None`, then `connector = TCPConnector()`). */
-export const STORE_VERSION = 42;
+/** 43: a Python submodule a call goes through (`helpers.parse_mimetype(…)` after `from . import hdrs, helpers`) is linked as an import of its own, so the call leaves the scope where that module is another scope's. */
+export const STORE_VERSION = 43;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

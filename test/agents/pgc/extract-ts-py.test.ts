@@ -431,6 +431,28 @@ describe("calls through another scope's module namespace", () => {
     }
   });
 
+  it("takes a submodule `from . import helpers` names as its own import: a call through it leaves the scope where that module is another scope's", async () => {
+    // aiohttp: client_reqrep.py's `from . import hdrs, helpers` with the package's __init__.py in its scope
+    // and helpers.py in another; `helpers.parse_mimetype(…)` had counted as inside, and "Who calls
+    // parse_mimetype?" did not ask client_reqrep's scope.
+    const root = mkdtempSync(join(tmpdir(), "mesh-submodule-"));
+    try {
+      mkdirSync(join(root, "pkg"));
+      writeFileSync(join(root, "pkg/__init__.py"), "from .hdrs import ACCEPT\n");
+      writeFileSync(join(root, "pkg/hdrs.py"), "ACCEPT = 'Accept'\n");
+      writeFileSync(join(root, "pkg/helpers.py"), "def parse_mimetype(value):\n    return value\n");
+      writeFileSync(join(root, "pkg/client.py"), ["from . import hdrs, helpers", "", "def get_encoding(ctype):", "    return helpers.parse_mimetype(ctype) or hdrs.ACCEPT", ""].join("\n"));
+      const client = await extractScope({ root, scopePaths: ["pkg/__init__.py", "pkg/hdrs.py", "pkg/client.py"], gitHistory: false });
+      expect(client.crossScopeReferences.filter((r) => r.kind === "call").map((r) => `${r.target}@${r.module ?? ""}`)).toEqual(["parse_mimetype@.helpers"]);
+      expect(client.crossScopeReferences.filter((r) => r.kind === "import").map((r) => r.resolved_outside)).toEqual(["pkg/helpers.py"]);
+      // In one scope with the module, the call stays inside.
+      const whole = await extractScope({ root, scopePaths: ["pkg/"], gitHistory: false });
+      expect(whole.crossScopeReferences).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("counts a member call on a named import (`util.extend()` after `import { util }`) as a call through that module", async () => {
     const root = mkdtempSync(join(tmpdir(), "mesh-named-calls-"));
     try {
