@@ -8,8 +8,12 @@ import { coverageShare, cover } from "../../search/relevance.js";
 import { bounded } from "../entry/entry-round.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TraceRequest, type TracedHop } from "./trace-chain.js";
 
-/** Callers cited per scope: the most relevant few, not every call site of a popular function. */
-export const CALLERS_PER_SCOPE = 3;
+/**
+ * Callers cited per scope: the most relevant few, not every call site of a popular function (a scope with
+ * more says how many it has, in a decision). 3 until 2026-11-27: aiohttp's multipart and payload modules,
+ * one scope, call `parse_mimetype` from five functions, and "Who calls parse_mimetype?" listed three.
+ */
+export const CALLERS_PER_SCOPE = 5;
 
 /** One callers request: a scope asked for its calls of the target by name, or through a struct field the target is stored into. */
 interface CallerAsk {
@@ -54,7 +58,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     }
     const symbol = ask.through ? ask.through.field : (method ?? target);
     const { hop, result } = await expandFor(deps, hops, request, ask.scope, { question, mode: "callers", from: { symbol, ...(ask.through ? { field: true } : {}) }, covered: Object.fromEntries(covered), max_depth: 0 });
-    covered = addCallers(hop, result, ask, covered);
+    covered = addCallers(hop, result, ask, covered, decisions);
     // Asked for a class's method, a scope whose calls of the name go through objects of other or unknown classes has none to give.
     if (hop.steps.length === 0) decisions.push({ at: "skip", detail: method && !ask.through ? `${ask.scope}'s code calls ${method.slice(method.lastIndexOf(".") + 1)}, but none of its calls is shown to be ${method}'s` : `${ask.scope}'s code calls ${symbol}, but no function of it could be cited as the caller` });
   }
@@ -81,7 +85,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
         stopped = `hop budget of ${request.maxHops} spent`;
         break;
       }
-      covered = addCallers(joinHop(deps, hops, scope, answered, args, result), result, { scope, through: null }, covered);
+      covered = addCallers(joinHop(deps, hops, scope, answered, args, result), result, { scope, through: null }, covered, decisions);
     }
   }
   if (hops.length < request.maxHops) {
@@ -93,7 +97,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
       const result = parseExpandResult(answered.result);
       if (result.leads.length > 0) {
         const hop = joinHop(deps, hops, start.scope, answered, args, result);
-        covered = addCallers(hop, result, { scope: start.scope, through: null }, covered);
+        covered = addCallers(hop, result, { scope: start.scope, through: null }, covered, decisions);
         decisions.push({ at: "start", detail: `${start.scope}, which defines ${target}, calls it too: ${hop.steps.map((s) => s.symbol).join(", ")}` });
       }
     } catch (error) {
@@ -107,9 +111,11 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
 /** Scopes asked at once for a method's callers (as the entry round bounds its fan-out). */
 export const METHOD_CALLERS_CONCURRENCY = 32;
 
-/** The hop's best callers (CALLERS_PER_SCOPE), as steps with their call lines; the coverage after them. */
-function addCallers(hop: TracedHop, result: ExpandResult, ask: CallerAsk, covered: Map<string, number>): Map<string, number> {
+/** The hop's best callers (CALLERS_PER_SCOPE), as steps with their call lines; the coverage after them. A scope with more says so in `decisions`. */
+function addCallers(hop: TracedHop, result: ExpandResult, ask: CallerAsk, covered: Map<string, number>, decisions: SearchDecision[]): Map<string, number> {
   let after = covered;
+  const callers = result.leads.filter((lead) => lead.exit && result.steps[lead.path[0] ?? -1]).length;
+  if (callers > CALLERS_PER_SCOPE) decisions.push({ at: "skip", detail: `${ask.scope} answered with ${callers} callers; the ${CALLERS_PER_SCOPE} bearing most on the question are cited` });
   for (const lead of result.leads.slice(0, CALLERS_PER_SCOPE)) {
     const step = result.steps[lead.path[0] ?? -1] as SearchStep | undefined;
     if (!step || !lead.exit) continue;
