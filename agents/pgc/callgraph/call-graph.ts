@@ -11,7 +11,7 @@ import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { callsByTarget, classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
-import { indexCallers, lastPart } from "./caller-index.js";
+import { indexCallers, indexDefiners, lastPart } from "./caller-index.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
@@ -207,10 +207,7 @@ export class CallGraph {
 
   /** The function whose body defines `node` (a closure, an inner function), with the line it is defined on; null for a function of a module or class. */
   definerOf(node: GraphNode): { node: GraphNode; line: number } | null {
-    if (!this.definers) {
-      this.definers = new Map();
-      for (const [from, edges] of this.out) for (const e of edges) if (e.defines) this.definers.set(e.to, { node: this.nodes[from] as GraphNode, line: e.line });
-    }
+    this.definers ??= indexDefiners(this.nodes, this.out);
     return this.definers.get(node.id) ?? null;
   }
 

@@ -33,3 +33,10 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
 export function lastPart(callee: string): string {
   return /#?[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }
+
+/** Each nested function's definer: the function whose body defines it (its `defines` edge), with the line it is defined on. */
+export function indexDefiners(nodes: readonly GraphNode[], out: ReadonlyMap<number, readonly LocalEdge[]>): Map<number, { node: GraphNode; line: number }> {
+  const definers = new Map<number, { node: GraphNode; line: number }>();
+  for (const [from, edges] of out) for (const e of edges) if (e.defines) definers.set(e.to, { node: nodes[from] as GraphNode, line: e.line });
+  return definers;
+}

@@ -175,7 +175,9 @@ export class ScopeSearch {
       .filter((c) => !c.error_path || args.question.intent === "callers" || followErrors);
     const seen = new Set<number>();
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number; defines?: true }[] = [];
-    const definer = found.length === 0 ? this.definerFor(args, at) : null;
+    // For a climb (a "how" question), a closure nothing here calls by name (a callback passed on: `commit`
+    // inside `runClientTransaction`) is reached from the function defining it, as the forward search steps into it.
+    const definer = found.length === 0 && at && args.question.intent !== "callers" ? this.graph.definerOf(at) : null;
     if (definer) found.push({ node: definer.node, line: definer.line, callee: name, defines: true });
     for (const c of found) {
       if (seen.has(c.node.id)) continue;
@@ -196,16 +198,6 @@ export class ScopeSearch {
       leads.push({ path: [steps.length - 1], call_sites: [], exit: { target: name, callee: c.callee, via: "local", call_site: site, matches }, score: c.score, coverage: c.score });
     }
     return { scope: this.scope, resolved: true, steps, leads };
-  }
-
-  /**
-   * For a climb (a "how" question) from a function nothing here calls by name: the function whose body
-   * defines it, when it is a closure (`commit` inside `runClientTransaction`, passed on as a callback), as
-   * the forward search steps into it (a `defines` edge). `from` must say where the function is.
-   */
-  private definerFor(args: ExpandArgs, node: GraphNode | undefined): { node: GraphNode; line: number } | null {
-    if (args.question.intent === "callers" || !node) return null;
-    return this.graph.definerOf(node);
   }
 
   /** The function `from` is, when it says where (a climb's step): the one of its name whose lines hold `from.line` in `from.file_path`. */

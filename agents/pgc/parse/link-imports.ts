@@ -40,11 +40,8 @@ export async function linkImports(input: LinkImportsInput): Promise<LinkedImport
   for (const file of input.parsed) {
     for (const edge of file.imports) await linkOne(input, file, edge, linked, exists, foreign);
     if (file.language !== "python") continue;
-    for (const edge of submoduleImports(file, linked.outcomes)) {
-      // Only a module that is a file of the code base: else the name is one the package defines.
-      const candidates = importCandidates(edge, file.language, input.includeDirs);
-      if (candidates.some((c) => input.scopeFiles.has(c)) || (await firstExisting(candidates, exists)) !== undefined) await linkOne(input, file, edge, linked, exists, foreign);
-    }
+    // Only a module that is a file of the code base: else the name is one the package defines.
+    for (const edge of submoduleImports(file, linked.outcomes)) await linkOne(input, file, edge, linked, exists, foreign, { onlyFiles: true });
   }
   return linked;
 }
@@ -75,14 +72,16 @@ async function linkOne(
   linked: LinkedImports,
   exists: (candidate: string) => Promise<boolean>,
   foreign: ForeignModules,
+  { onlyFiles = false } = {},
 ): Promise<void> {
   const candidates = importCandidates(edge, file.language, input.includeDirs);
   const resolved = candidates.find((candidate) => input.scopeFiles.has(candidate));
-  const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line, ...(edge.reexport ? { reexport: true } : {}), ...(edge.reexported ? { reexported: edge.reexported } : {}) };
-  linked.imports.push(resolved ? { ...base, resolved_path: resolved } : base);
   // A standard-library name is the code base's own module when the root has it (indexing the standard
   // library itself, or a project that vendors a module of that name): then it is another scope's.
   const outside = resolved ? undefined : await firstExisting(candidates, exists);
+  if (onlyFiles && !resolved && outside === undefined) return;
+  const base: ImportEdge = { kind: edge.kind, target: edge.target, file_path: edge.file_path, line: edge.line, ...(edge.reexport ? { reexport: true } : {}), ...(edge.reexported ? { reexported: edge.reexported } : {}) };
+  linked.imports.push(resolved ? { ...base, resolved_path: resolved } : base);
   const outcome: ImportOutcome = resolved ? "inside" : outside !== undefined ? "outside" : isStandardLibrary(edge, file.language) ? "standard" : (await isForeign(edge, file, foreign)) ? "foreign" : "outside";
   linked.outcomes.set(outcomeKey(edge.file_path, edge.target), outcome);
   // A foreign module is still imported (the topology lists what a scope depends on); its names are no calls of the code base.
