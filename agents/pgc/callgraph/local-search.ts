@@ -233,14 +233,15 @@ function leadsOf(graph: CallGraph, question: Pick<ParsedQuestion, "terms">, reac
 
 /**
  * Many functions may be stored into one C struct field (every driver's `ndo_start_xmit`): a call through it
- * is followed to one of them only when the question names that one by a word of its own name that the
- * field's name does not have (`veth` of `veth_xmit`) and the chain does not cover yet; otherwise the path
- * would pick an implementation by chance.
+ * is followed to one of them only when the question names that one by a word of its own name or its file's
+ * that the field's name does not have (`veth` of `veth_xmit`; "the serial core" of serial_core.c's
+ * `uart_write` behind `tty->ops->write`) and the chain does not cover yet; otherwise the path would pick
+ * an implementation by chance.
  */
 export function picksImplementation(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[], field: string, covered: Coverage = new Map()): boolean {
   const fieldTerms = new Set(matchTerms(question, { name: new Set(tokenize(field)) }).map((m) => m.term));
   // A word the chain already covers as well (`netdev` after `netdev_start_xmit`) picks nothing.
-  return matches.some((m) => (m.field === "name" || m.field === "symbol") && !fieldTerms.has(m.term) && (covered.get(m.term) ?? 0) < m.strength);
+  return matches.some((m) => (m.field === "name" || m.field === "symbol" || m.field === "file") && !fieldTerms.has(m.term) && (covered.get(m.term) ?? 0) < m.strength);
 }
 
 /** The nodes of a path from the entry to `end`, entry first. */

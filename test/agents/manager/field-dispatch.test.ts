@@ -1,4 +1,4 @@
-// C calls through struct fields over a real fleet: the core calls `ops->ndo_start_xmit(…)`, two driver
+// C calls through struct fields over a real fleet: the core calls `ops->ndo_start_xmit(…)`, three driver
 // scopes store their transmit functions into that field, and a traced chain crosses into the driver the
 // question names — with the call line and the line that stored the function into the field both cited,
 // hashed and checked — and into neither when the question names no driver.
@@ -80,9 +80,28 @@ static void loopback_setup(struct net_device *dev)
 	dev->ops.ndo_start_xmit = &loopback_xmit;
 }
 `,
+  "drivers/net/macsec.c": `#include <linux/netdevice.h>
+
+/* secy_encrypt - protect a frame with the secure channel's key */
+static struct sk_buff *secy_encrypt(struct sk_buff *skb)
+{
+	return skb;
+}
+
+/* secy_start_xmit - transmit a frame on a secure channel */
+static netdev_tx_t secy_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	skb = secy_encrypt(skb);
+	return netif_rx(skb);
+}
+
+static const struct net_device_ops secy_netdev_ops = {
+	.ndo_start_xmit		= secy_start_xmit,
+};
+`,
 };
 
-const SCOPES: Record<string, string> = { "net-core": "net/core", veth: "drivers/net/veth.c", loopback: "drivers/net/loopback.c" };
+const SCOPES: Record<string, string> = { "net-core": "net/core", veth: "drivers/net/veth.c", loopback: "drivers/net/loopback.c", macsec: "drivers/net/macsec.c" };
 
 let root: string;
 const processes = new ProcessSet();
@@ -96,7 +115,7 @@ beforeAll(async () => {
   await Promise.all(Object.entries(SCOPES).map(([scope, path]) => processes.startWorker(scope, ["--root", root, "--scope-path", path, "--registry", registry, "--cache", cache])));
   node = new MeshNode({ id: "manager", role: "manager", registryDir: registry, gossipMs: 200, heartbeatMs: 150, suspectMs: 500, expireMs: 1_500 });
   await node.start();
-  await untilWorkers(node, 3);
+  await untilWorkers(node, 4);
   manager = new Manager({ node, auditDir: join(root, ".audit"), root, logger: pino({ level: "silent" }) });
   serveManager(node, manager);
 }, 120_000);
@@ -148,6 +167,13 @@ describe("a C call through a struct field, across scopes", () => {
     const chain = result.chain ?? [];
     expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["net-core:dev_queue_xmit", "loopback:loopback_xmit"]);
     expect(chain[1]?.call_site?.bound_at?.text).toContain("dev->ops.ndo_start_xmit = &loopback_xmit;");
+  });
+
+  it("picks the implementation whose file the question names, when its function's name does not say it", async () => {
+    const result = await manager.ask("How does dev_queue_xmit hand a frame to the macsec driver?");
+    const chain = result.chain ?? [];
+    expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["net-core:dev_queue_xmit", "macsec:secy_start_xmit"]);
+    expect(chain[1]?.call_site?.bound_at?.text).toMatch(/\.ndo_start_xmit\s*=\s*secy_start_xmit/);
   });
 
   it("does not guess an implementation when the question names none", async () => {
