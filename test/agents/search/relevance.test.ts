@@ -1,7 +1,7 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../agents/pgc/retrieval/index.js";
-import { destinationTerms, fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { destinationTerms, EXAMPLE_PRIOR, fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/answer/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
 import { asStartQuestion, DESTINATION_START_PRIOR, withRarity } from "../../../agents/manager/entry/entry-round.js";
@@ -100,6 +100,27 @@ describe("parseQuestion", () => {
       ["read", false],
       ["write", false],
     ]);
+  });
+
+  it("weighs the words of an example path low and gives them no place: they say what the data looks like", () => {
+    const q = parseQuestion("When the URL changes to something like /posts/123/comments, how does the router match the pathname?");
+    const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
+    expect(weight("comment")).toBeCloseTo(positionPrior(2) * EXAMPLE_PRIOR);
+    expect(weight("123")).toBeCloseTo(positionPrior(2) * EXAMPLE_PRIOR);
+    // The words after the example keep the places they would have without it.
+    expect(weight("router")).toBeCloseTo(positionPrior(2));
+    // A word the question also writes outside the example is its own (`login` of /login and "the login page").
+    const login = parseQuestion("When a loader redirects to /login, how is the login page's location built?");
+    expect(login.terms.find((t) => t.term === "login")?.weight).toBeGreaterThanOrEqual(1);
+    // A device file is an example too: the prose says which driver.
+    const usb = parseQuestion("When a program writes to /dev/ttyUSB0 on an FTDI adapter, how are the bytes sent?");
+    expect(usb.terms.find((t) => t.term === "ttyusb0")?.weight).toBeLessThan(0.5);
+    expect(usb.terms.find((t) => t.term === "ftdi")?.weight).toBeGreaterThanOrEqual(1);
+  });
+
+  it("drops conversational fillers (something, like, actually): they are not what the question is about", () => {
+    const terms = parseQuestion("Where is something like the session cookie actually signed?").terms.map((t) => t.term);
+    expect(terms).toEqual(["session", "cooki", "sign"]);
   });
 
   it("knows a who-calls question", () => {
