@@ -134,6 +134,9 @@ describe("parseQuestion", () => {
     const drivers = parseQuestion("Which serial drivers call uart_handle_dcd_change when the carrier-detect line changes?");
     expect([drivers.intent, drivers.names[0]]).toEqual(["callers", "uart_handle_dcd_change"]);
     expect(parseQuestion("Which functions call kmalloc?").intent).toBe("callers");
+    // A longer noun phrase names the callers too.
+    expect(parseQuestion("Which drivers and which parts of the USB core call usb_clear_halt to clear a stalled endpoint?").intent).toBe("callers");
+    expect(parseQuestion("What path from the syscall to the driver uses the page cache?").intent).toBe("how");
     expect(parseQuestion("What code uses netif_rx?").intent).toBe("callers");
     expect(parseQuestion("What does do_exit call?").intent).toBe("how");
     expect(parseQuestion("What do the drivers call to free a buffer?").intent).toBe("how");
