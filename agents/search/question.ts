@@ -124,7 +124,7 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
   const out: { term: string; fragment: boolean; example?: true }[] = [];
   const words = text.split(/\s+/);
   for (const [i, word] of words.entries()) {
-    if (EXAMPLE_PATH.test(word)) {
+    if (EXAMPLE_PATH.test(word) || word.startsWith(LITERAL_MARK)) {
       for (const term of tokenize(word)) out.push({ term, fragment: false, example: true });
       continue;
     }
@@ -165,6 +165,24 @@ function questionTokens(text: string, names: readonly string[]): { term: string;
 const EXAMPLE_PATH = /^[("'`[{]*\/[\w$.-]*[A-Za-z]/;
 
 /**
+ * A string literal the question writes (`self.render("page.html", …)`, `params: { postId: 'hello world' }`,
+ * `'todos/todoAdded'`) is an example of data too, when it holds more than letters: its quotes open after no
+ * word character and close before none (not an apostrophe: "the router's core"). A one-word literal
+ * (`'eager'`) may be a value the code itself compares against, and stays a word.
+ */
+const LITERAL = /(?<![\w$])(["'])([^"'\n]*?[^A-Za-z"'\n][^"'\n]*?)\1(?![\w$])/g;
+/** Marks each word of a literal in the text the question's words are read from (no word begins with it). */
+const LITERAL_MARK = "\u241f";
+
+/** The text with each string literal's words marked as an example's, and the text with them left out (where code names are read). */
+function literals(text: string): { marked: string; prose: string } {
+  return {
+    marked: text.replace(LITERAL, (_all, _quote: string, inner: string) => ` ${inner.split(/\s+/).filter(Boolean).map((w) => LITERAL_MARK + w).join(" ")} `),
+    prose: text.replace(LITERAL, " "),
+  };
+}
+
+/**
  * A term only an example path gives weighs this much of what its place in the question would give it, and
  * takes no place (the terms after it keep theirs): `/posts/123/comments` says a URL is meant, not that
  * the code handles posts or comments.
@@ -193,7 +211,8 @@ export function fragmentTerms(text: string): Set<string> {
 export function parseQuestion(text: string): ParsedQuestion {
   const intent = intentOf(text);
   const called = intent === "callers" ? calledName(text) : null;
-  const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(text)])];
+  const { marked, prose: literalFree } = literals(text);
+  const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(literalFree)])];
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
   // The words of a longer name (`respons` of `responseSchema`), not the whole name and not a one-word name (`write()`).
   const wholes = new Set(names.flatMap((name) => [name.toLowerCase(), lastPart(name).toLowerCase()]));
@@ -201,7 +220,7 @@ export function parseQuestion(text: string): ParsedQuestion {
   const partsOnly = new Set([...nameTerms].filter((t) => !single.has(t) && !wholes.has(t)));
   const terms: QuestionTerm[] = [];
   const seen = new Set<string>();
-  const tokens = questionTokens(text, names);
+  const tokens = questionTokens(marked, names);
   // Written outside every example too, a term is the question's own.
   const prose = new Set(tokens.filter((t) => !t.example).map((t) => t.term));
   // Places taken by the question's own terms (an example's take none).

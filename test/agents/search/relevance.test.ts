@@ -118,6 +118,18 @@ describe("parseQuestion", () => {
     expect(usb.terms.find((t) => t.term === "ftdi")?.weight).toBeGreaterThanOrEqual(1);
   });
 
+  it("takes a string literal holding more than letters for an example, and no code name ('page.html' is data)", () => {
+    const q = parseQuestion('The first time a handler calls self.render("page.html", ...), how does Tornado read the template?');
+    expect(q.names).toEqual(["self.render", "render"]);
+    expect(q.terms.find((t) => t.term === "html")?.weight).toBeLessThan(0.5);
+    const hello = parseQuestion("If I call router.navigate({ params: { postId: 'hello world' } }), how is the path built?");
+    expect(hello.terms.find((t) => t.term === "world")?.weight).toBeLessThan(0.5);
+    // A one-word literal may be a value the code compares against; an apostrophe opens no literal.
+    expect(parseQuestion("In the 'eager' sync mode, how does a collection load?").terms[0]).toMatchObject({ term: "eager", weight: 2 });
+    const owned = parseQuestion("How does the router's core match the serial core's 'path'?").terms.map((t) => t.term);
+    expect(owned).toEqual(expect.arrayContaining(["router", "core", "serial"]));
+  });
+
   it("drops conversational fillers (something, like, actually): they are not what the question is about", () => {
     const terms = parseQuestion("Where is something like the session cookie actually signed?").terms.map((t) => t.term);
     expect(terms).toEqual(["session", "cooki", "sign"]);
