@@ -269,9 +269,21 @@ export function parseQuestion(text: string): ParsedQuestion {
  * (`req_bio_endio`, `nullb_`): its words run together, as the tokenizer keys them, are a form of it.
  */
 function snakeClosed(whole: string): string[] {
+  if (/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(whole)) return hyphenClosed(whole);
   if (!/^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(whole)) return [];
   const closed = tokenize(whole.replace(/_/g, ""));
   return closed.length === 1 ? [closed[0] as string] : [];
+}
+
+/**
+ * A hyphenated word the question writes in prose ("keep-alive", "URL-encoded", "carrier-detect") is one
+ * name in code run together: whole in a camel-case name (`urlEncoded` keys `urlencoded`) or as one part of
+ * a snake-case one (`tcp_keepalive` keys `keepal`). Both are forms of the whole word.
+ */
+function hyphenClosed(whole: string): string[] {
+  const raw = whole.replace(/-/g, "");
+  const stemmed = tokenize(raw);
+  return [...new Set([raw, ...(stemmed.length === 1 ? stemmed : [])])];
 }
 
 /** Forms a term may have at most (the wire's limit, agents/protocol/search.ts). */

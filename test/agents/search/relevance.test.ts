@@ -130,6 +130,12 @@ describe("parseQuestion", () => {
     expect(owned).toEqual(expect.arrayContaining(["router", "core", "serial"]));
   });
 
+  it("gives a hyphenated prose word the forms code closes it into (keep-alive: keepalive, keepal; URL-encoded: urlencoded)", () => {
+    const terms = parseQuestion("How does the client reuse a keep-alive connection for a URL-encoded body?").terms;
+    expect(terms.find((t) => t.term === "keep-alive")?.forms).toEqual(expect.arrayContaining(["keepalive", "keepal"]));
+    expect(terms.find((t) => t.term === "url-encoded")?.forms).toEqual(expect.arrayContaining(["urlencoded"]));
+  });
+
   it("drops conversational fillers (something, like, actually): they are not what the question is about", () => {
     const terms = parseQuestion("Where is something like the session cookie actually signed?").terms.map((t) => t.term);
     expect(terms).toEqual(["session", "cooki", "sign"]);
