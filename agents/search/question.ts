@@ -223,8 +223,9 @@ export function parseQuestion(text: string): ParsedQuestion {
   const tokens = questionTokens(marked, names);
   // Written outside every example too, a term is the question's own.
   const prose = new Set(tokens.filter((t) => !t.example).map((t) => t.term));
-  // Places taken by the question's own terms (an example's take none).
+  // Places taken by the question's own terms (an example's take none), and each term's.
   let place = 0;
+  const places = new Map<string, number>();
   for (const { term, fragment } of tokens) {
     if (QUESTION_NOISE.has(term)) continue;
     if (seen.has(term)) {
@@ -239,6 +240,7 @@ export function parseQuestion(text: string): ParsedQuestion {
     // own below, carries the name's weight, and its words count as plain words.
     const own = name && !partsOnly.has(term);
     const example = !prose.has(term);
+    places.set(term, place);
     const weight = example ? positionPrior(place) * EXAMPLE_PRIOR : positionPrior(place++) * (own ? NAME_TERM_PRIOR : 1);
     terms.push({ term, forms: [...termForms(term), ...snakeClosed(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
@@ -257,8 +259,8 @@ export function parseQuestion(text: string): ParsedQuestion {
     if (seen.has(whole)) continue;
     seen.add(whole);
     const parts = new Set(tokenize(name));
-    const at = terms.findIndex((t) => parts.has(t.term));
-    terms.push({ term: whole, forms: snakeClosed(whole), weight: positionPrior(at >= 0 ? at : terms.length) * NAME_TERM_PRIOR, name: true });
+    const at = terms.find((t) => parts.has(t.term));
+    terms.push({ term: whole, forms: snakeClosed(whole), weight: positionPrior(at ? (places.get(at.term) ?? terms.indexOf(at)) : terms.length) * NAME_TERM_PRIOR, name: true });
   }
   addClosedCompounds(text, terms);
   return { text, intent, names, terms };

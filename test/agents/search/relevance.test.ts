@@ -1,7 +1,7 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../agents/pgc/retrieval/index.js";
-import { destinationTerms, EXAMPLE_PRIOR, fragmentTerms, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { destinationTerms, EXAMPLE_PRIOR, fragmentTerms, NAME_TERM_PRIOR, parseQuestion, positionPrior } from "../../../agents/search/question.js";
 import { anchored } from "../../../agents/manager/answer/answer-question.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
 import { asStartQuestion, DESTINATION_START_PRIOR, withRarity } from "../../../agents/manager/entry/entry-round.js";
@@ -107,8 +107,10 @@ describe("parseQuestion", () => {
     const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
     expect(weight("comment")).toBeCloseTo(positionPrior(2) * EXAMPLE_PRIOR);
     expect(weight("123")).toBeCloseTo(positionPrior(2) * EXAMPLE_PRIOR);
-    // The words after the example keep the places they would have without it.
+    // The words after the example keep the places they would have without it, and so do the names.
     expect(weight("router")).toBeCloseTo(positionPrior(2));
+    const named = parseQuestion("When /posts/123 is opened, how does router.navigate match it?");
+    expect(named.terms.find((t) => t.term === "router.navigate")?.weight).toBeCloseTo(positionPrior(1) * NAME_TERM_PRIOR);
     // A word the question also writes outside the example is its own (`login` of /login and "the login page").
     const login = parseQuestion("When a loader redirects to /login, how is the login page's location built?");
     expect(login.terms.find((t) => t.term === "login")?.weight).toBeGreaterThanOrEqual(1);
