@@ -11,10 +11,17 @@ const QUALIFIER = /\.|::|->/;
 const MIN_SEGMENT_LENGTH = 2;
 
 /**
+ * A product's name written as an acronym after one lower-case letter (xHCI, tRPC, eBPF, vCPU) is prose:
+ * code spells it `xhci`, `XHCI` or inside a longer name (`initTRPC`), never so.
+ */
+const ACRONYM = /^[a-z][A-Z]{2,}[A-Z0-9]*$/;
+
+/**
  * Shapes no English word has: snake_case, camelCase humps, an acronym starting a name (SMTPHandler,
  * HTTPConnection; not "URLs"), letters then digits (e1000), a "$", or a call "()".
  */
 function looksLikeCode(word: string, called: boolean): boolean {
+  if (!called && ACRONYM.test(word)) return false;
   return called || word.includes("_") || /[a-z][A-Z]/.test(word) || /[A-Z]{2,}[a-z]{2,}/.test(word) || /[A-Za-z][0-9]/.test(word) || /\$[A-Za-z_]|\w\$/.test(word);
 }
 

@@ -59,6 +59,12 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("does SMTPHandler use HTTPConnection for URLs over HTTP")).toEqual(["SMTPHandler", "HTTPConnection"]);
   });
 
+  it("reads a product's acronym after one lower-case letter as prose (xHCI, tRPC), not a name; a call or a longer name stays one", () => {
+    expect(identifiersInQuery("When a driver submits an URB to the xHCI controller with usb_submit_urb")).toEqual(["usb_submit_urb"]);
+    expect(identifiersInQuery("How does a tRPC procedure reach resolveResponse?")).toEqual(["resolveResponse"]);
+    expect(identifiersInQuery("Who calls isFSA and xHCI() on the e1000?")).toEqual(["isFSA", "xHCI", "e1000"]);
+  });
+
   it("reads a backticked directive as its name, without the markup around it", () => {
     expect(identifiersInQuery("When the parser meets an `.. image::` directive")).toEqual(["image"]);
   });
