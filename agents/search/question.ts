@@ -1,8 +1,9 @@
 // A question parsed once, into the one value the whole search carries: its intent, the code names it
 // uses, and its weighted terms. The manager parses; workers receive it on the wire (protocol/search.ts).
 import { identifiersInQuery, termForms, tokenize } from "../pgc/retrieval/index.js";
+import { calledName, intentOf, type QuestionIntent } from "./question-intent.js";
 
-export type QuestionIntent = "how" | "callers";
+export type { QuestionIntent };
 
 export interface QuestionTerm {
   /** The term as the tokenizer keys it (stemmed, lower-case; a whole identifier stays whole). */
@@ -46,59 +47,6 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
   ),
 );
 
-/** "Callers of X", "X is called by", "where is X called". */
-const CALLERS_PHRASE = /\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
-
-/** The verbs of "who calls X", "which drivers call X", "what code uses X". */
-const CALLING = /^(?:calls?|uses?|invokes?)$/i;
-/**
- * Words that, between "who / what / which" and the verb, make it another question: an auxiliary ("What
- * does do_exit call?" asks for its callees), a pronoun or a clause ("What happens when I call queryOnce").
- */
-const NOT_A_CALLER = new Set(["do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "will", "would", "must", "to", "when", "if", "happens", "happen", "then", "i", "you", "we", "they", "it", "he", "she"]);
-/**
- * Words at most between "which" and the verb: "Which serial drivers call …", "Which drivers and which parts
- * of the USB core call …" name the callers as a noun phrase (3 missed the second; 6 gives every question of
- * the grounding benchmark its intent).
- */
-const MAX_CALLER_WORDS = 6;
-
-/** "Who calls X", "what uses X", "which (serial) drivers call X", "callers of X", "X is called by", "where is X called". */
-function asksForCallers(text: string): boolean {
-  if (CALLERS_PHRASE.test(text)) return true;
-  const words = text.split(/\s+/).map((w) => w.replace(/^[^\w$]+|[^\w$]+$/g, ""));
-  for (const [i, word] of words.entries()) {
-    if (!/^(?:who|what|which)$/i.test(word)) continue;
-    for (let k = i + 1; k <= i + 1 + MAX_CALLER_WORDS && k < words.length; k++) {
-      const next = words[k] as string;
-      if (CALLING.test(next)) return true;
-      if (NOT_A_CALLER.has(next.toLowerCase())) break;
-    }
-  }
-  return false;
-}
-
-/**
- * The thing a "who calls" question is about: the word after "calls" / "callers of", or before "is called
- * by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
- */
-const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
-
-/** Words that begin a description, not a name: "Who calls the function that …", "Who calls my handler?". */
-const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your", "into", "back", "out", "through"]);
-
-/**
- * The name a "who calls" question writes, or null when it describes the function instead ("Who calls the
- * function that serialises a cookie …?": "the" is no name; its words then find the function).
- */
-function calledName(text: string): string | null {
-  for (const pattern of CALLED_NAME) {
-    const name = pattern.exec(text)?.[1];
-    if (name && !QUESTION_NOISE.has(name.toLowerCase()) && !DETERMINERS.has(name.toLowerCase())) return name;
-  }
-  return null;
-}
-
 /** A code-shaped name the user wrote weighs this many times a plain word: it is the most precise anchor there is. */
 export const NAME_TERM_PRIOR = 2;
 
@@ -108,10 +56,6 @@ export const NAME_TERM_PRIOR = 2;
  */
 export function positionPrior(position: number): number {
   return 1 + 1 / (position + 1);
-}
-
-function intentOf(text: string): QuestionIntent {
-  return asksForCallers(text) ? "callers" : "how";
 }
 
 /**
@@ -210,7 +154,7 @@ export function fragmentTerms(text: string): Set<string> {
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {
   const intent = intentOf(text);
-  const called = intent === "callers" ? calledName(text) : null;
+  const called = intent === "callers" ? calledName(text, QUESTION_NOISE) : null;
   const { marked, prose: literalFree } = literals(text);
   const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(literalFree)])];
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
@@ -242,7 +186,7 @@ export function parseQuestion(text: string): ParsedQuestion {
     const example = !prose.has(term);
     places.set(term, place);
     const weight = example ? positionPrior(place) * EXAMPLE_PRIOR : positionPrior(place++) * (own ? NAME_TERM_PRIOR : 1);
-    terms.push({ term, forms: [...termForms(term), ...snakeClosed(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
+    terms.push({ term, forms: [...termForms(term), ...closedForms(term)], weight, name, ...(fragment ? { fragment: true } : {}) });
   }
   // Each name the question writes is also a term of its own, whole: it matches a function named exactly so
   // (the `symbol` field) above one that only has it as a word of its name.
@@ -260,17 +204,18 @@ export function parseQuestion(text: string): ParsedQuestion {
     seen.add(whole);
     const parts = new Set(tokenize(name));
     const at = terms.find((t) => parts.has(t.term));
-    terms.push({ term: whole, forms: snakeClosed(whole), weight: positionPrior(at ? (places.get(at.term) ?? terms.indexOf(at)) : terms.length) * NAME_TERM_PRIOR, name: true });
+    terms.push({ term: whole, forms: closedForms(whole), weight: positionPrior(at ? (places.get(at.term) ?? terms.indexOf(at)) : terms.length) * NAME_TERM_PRIOR, name: true });
   }
   addClosedCompounds(text, terms);
   return { text, intent, names, terms };
 }
 
 /**
- * A snake-case name the question writes (`end_io`, `null_blk`) as code often closes it into one name part
- * (`req_bio_endio`, `nullb_`): its words run together, as the tokenizer keys them, are a form of it.
+ * The one-word spellings code closes a term of several words into. A snake-case name the question writes
+ * (`end_io`, `null_blk`) as code often closes it into one name part (`req_bio_endio`, `nullb_`): its words
+ * run together, as the tokenizer keys them, are a form of it; a hyphenated prose word, below.
  */
-function snakeClosed(whole: string): string[] {
+function closedForms(whole: string): string[] {
   if (/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(whole)) return hyphenClosed(whole);
   if (!/^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(whole)) return [];
   const closed = tokenize(whole.replace(/_/g, ""));

@@ -106,7 +106,7 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
   if (words.has(term.term) && !taken.has(`${field}\0${term.term}`)) return { term: term.term, field, matched: term.term, strength: fieldStrength(term, field, identifiers, called) };
   // The whole name says "this is the function named so": only the same name matches it. A name of several
   // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too, and
-  // whole by its words run together (`endio` of `req_bio_endio` for `end_io`: question.ts, snakeClosed).
+  // whole by its words run together (`endio` of `req_bio_endio` for `end_io`: question.ts, closedForms).
   if (field === "symbol") return null;
   if (identifiers.has(term.term)) {
     const closed = term.forms.find((form) => words.has(form) && !taken.has(`${field}\0${form}`));

@@ -1,0 +1,63 @@
+// What a question asks for: a path ("how does …") or the callers of a function ("who calls X?", "which
+// drivers call X?"), and for the latter the name it writes. Read once, by parseQuestion (question.ts).
+
+export type QuestionIntent = "how" | "callers";
+
+/** "Callers of X", "X is called by", "where is X called". */
+const CALLERS_PHRASE = /\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
+
+/** The verbs of "who calls X", "which drivers call X", "what code uses X". */
+const CALLING = /^(?:calls?|uses?|invokes?)$/i;
+/**
+ * Words that, between "who / what / which" and the verb, make it another question: an auxiliary ("What
+ * does do_exit call?" asks for its callees), a pronoun or a clause ("What happens when I call queryOnce").
+ */
+const NOT_A_CALLER = new Set(["do", "does", "did", "is", "are", "was", "were", "can", "could", "should", "will", "would", "must", "to", "when", "if", "happens", "happen", "then", "i", "you", "we", "they", "it", "he", "she"]);
+/**
+ * Words at most between "which" and the verb: "Which serial drivers call …", "Which drivers and which parts
+ * of the USB core call …" name the callers as a noun phrase (3 missed the second; 6 gives every question of
+ * the grounding benchmark its intent).
+ */
+const MAX_CALLER_WORDS = 6;
+
+/** "Who calls X", "what uses X", "which (serial) drivers call X", "callers of X", "X is called by", "where is X called". */
+function asksForCallers(text: string): boolean {
+  if (CALLERS_PHRASE.test(text)) return true;
+  const words = text.split(/\s+/).map((w) => w.replace(/^[^\w$]+|[^\w$]+$/g, ""));
+  for (const [i, word] of words.entries()) {
+    if (!/^(?:who|what|which)$/i.test(word)) continue;
+    for (let k = i + 1; k <= i + 1 + MAX_CALLER_WORDS && k < words.length; k++) {
+      const next = words[k] as string;
+      if (CALLING.test(next)) return true;
+      if (NOT_A_CALLER.has(next.toLowerCase())) break;
+    }
+  }
+  return false;
+}
+
+/**
+ * The thing a "who calls" question is about: the word after "calls" / "callers of", or before "is called
+ * by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
+ */
+const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
+
+/** Words that begin a description, not a name: "Who calls the function that …", "Who calls my handler?". */
+const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your", "into", "back", "out", "through"]);
+
+/**
+ * The name a "who calls" question writes, or null when it describes the function instead ("Who calls the
+ * function that serialises a cookie …?": "the" is no name, nor is a word of `noise`, the question's words
+ * that say what kind of answer it wants; its words then find the function).
+ */
+export function calledName(text: string, noise: ReadonlySet<string>): string | null {
+  for (const pattern of CALLED_NAME) {
+    const name = pattern.exec(text)?.[1];
+    if (name && !noise.has(name.toLowerCase()) && !DETERMINERS.has(name.toLowerCase())) return name;
+  }
+  return null;
+}
+
+/** A who-calls question, or a path to trace. */
+export function intentOf(text: string): QuestionIntent {
+  return asksForCallers(text) ? "callers" : "how";
+}
