@@ -20,6 +20,13 @@ const NOT_A_CALLER = new Set(["do", "does", "did", "is", "are", "was", "were", "
  */
 const MAX_CALLER_WORDS = 6;
 
+/**
+ * Right after "which" or "what", these are nouns the determiner goes with ("which call finally performs the
+ * DNS lookup", "what use is …"), not the verb of "who calls X": a verb there agrees with "which" or "what"
+ * as its subject ("What calls tcp_sendmsg?", "which uses …").
+ */
+const CALL_NOUN = /^(?:call|use|invoke)$/i;
+
 /** "Who calls X", "what uses X", "which (serial) drivers call X", "callers of X", "X is called by", "where is X called". */
 function asksForCallers(text: string): boolean {
   if (CALLERS_PHRASE.test(text)) return true;
@@ -28,6 +35,7 @@ function asksForCallers(text: string): boolean {
     if (!/^(?:who|what|which)$/i.test(word)) continue;
     for (let k = i + 1; k <= i + 1 + MAX_CALLER_WORDS && k < words.length; k++) {
       const next = words[k] as string;
+      if (k === i + 1 && /^(?:which|what)$/i.test(word) && CALL_NOUN.test(next)) break;
       if (CALLING.test(next)) return true;
       if (NOT_A_CALLER.has(next.toLowerCase())) break;
     }

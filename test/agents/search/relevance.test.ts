@@ -161,6 +161,10 @@ describe("parseQuestion", () => {
     expect(parseQuestion("What does do_exit call?").intent).toBe("how");
     expect(parseQuestion("What do the drivers call to free a buffer?").intent).toBe("how");
     expect(parseQuestion("What happens when I call queryOnce, and how does it wait?").intent).toBe("how");
+    // "Which call" is a noun phrase: the question asks for a path whose last call does something.
+    const which = parseQuestion("How is the host name resolved, and which call finally performs the DNS lookup?");
+    expect([which.intent, which.names]).toEqual(["how", []]);
+    expect(parseQuestion("What calls tcp_sendmsg?").intent).toBe("callers");
   });
 
   it("takes the word after `calls` as the name called, unless it begins a description", () => {
