@@ -33,6 +33,12 @@ function namesOf(text: string): string[] {
   return segments.length > 1 ? [text, last] : [last];
 }
 
+/**
+ * A word right before "(" is called with arguments (`observe(store, listener)`, `reaction(expression,
+ * effect)`): code whatever its shape. Not a plural written with its ending in parentheses ("driver(s)").
+ */
+const CALL_ARGUMENTS = /^\((?!(?:e?s)\))/;
+
 /** Identifiers named in `query`, in order of appearance, without duplicates; qualified names also yield their last part. */
 export function identifiersInQuery(query: string): string[] {
   const out = new Set<string>();
@@ -42,8 +48,9 @@ export function identifiersInQuery(query: string): string[] {
       for (const name of namesOf(backticked.trim().replace(/\(\)$/, ""))) out.add(name);
       continue;
     }
-    const called = match[0].endsWith("()");
-    const text = called ? match[0].slice(0, -2) : match[0];
+    const empty = match[0].endsWith("()");
+    const text = empty ? match[0].slice(0, -2) : match[0];
+    const called = empty || CALL_ARGUMENTS.test(query.slice(match.index + match[0].length, match.index + match[0].length + 4));
     if (looksLikeCode(text, called) || QUALIFIER.test(text)) for (const name of namesOf(text)) out.add(name);
   }
   return [...out];

@@ -59,6 +59,13 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("does SMTPHandler use HTTPConnection for URLs over HTTP")).toEqual(["SMTPHandler", "HTTPConnection"]);
   });
 
+  it("reads a word called with arguments as code, whatever its shape, and not a plural's ending in parentheses", () => {
+    // Tried on MobX: "When I call observe(store, listener) …" had not named `observe`.
+    expect(identifiersInQuery("When I call observe(store, listener) on an object")).toEqual(["observe"]);
+    expect(identifiersInQuery("With reaction(expression, effect), how does it track?")).toEqual(["reaction"]);
+    expect(identifiersInQuery("Which driver(s) and function(es) handle a packet (and why)?")).toEqual([]);
+  });
+
   it("reads a product's acronym after one lower-case letter as prose (xHCI, tRPC), not a name; a call or a longer name stays one", () => {
     expect(identifiersInQuery("When a driver submits an URB to the xHCI controller with usb_submit_urb")).toEqual(["usb_submit_urb"]);
     expect(identifiersInQuery("How does a tRPC procedure reach resolveResponse?")).toEqual(["resolveResponse"]);
