@@ -98,7 +98,7 @@ export function isPlainEntryArgs(v: unknown): boolean {
   return isPlain(v) && keysWithin(v, ENTRY_ARGS_KEYS) && question(v["question"]) && optional(v, "top_k", (k) => int(k, 1, MAX_ENTRY_CANDIDATES));
 }
 
-const FROM_KEYS = new Set(["symbol", "file_path", "line", "module", "called", "member", "field", "method_of"]);
+const FROM_KEYS = new Set(["symbol", "file_path", "line", "module", "called", "member", "field", "sole", "method_of"]);
 const from = (v: unknown) =>
   isPlain(v) &&
   keysWithin(v, FROM_KEYS) &&
@@ -109,6 +109,7 @@ const from = (v: unknown) =>
   optional(v, "called", bool) &&
   optional(v, "member", bool) &&
   optional(v, "field", bool) &&
+  optional(v, "sole", bool) &&
   optional(v, "method_of", name);
 
 const EXPAND_ARGS_KEYS = new Set(["question", "mode", "from", "covered", "max_depth"]);

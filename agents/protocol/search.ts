@@ -124,6 +124,8 @@ export const ExpandArgsSchema = z.strictObject({
     member: z.boolean().optional(),
     /** The chain reaches it through a C struct field (`ops->ndo_start_xmit(…)`): `symbol` is the field, and the entry is the function this scope stores into it that bears most on the question. */
     field: z.boolean().optional(),
+    /** With `field`: no other scope of the fleet stores a function into the field, so one function stored here alone is the callee, named by the question or not. */
+    sole: z.boolean().optional(),
     /** Callers mode: `symbol` is a method of this class; a call the scope shows to be another class's method is not its caller (one through an object of unknown class is). */
     method_of: nameField.optional(),
   }),

@@ -4,7 +4,7 @@
 import { dispatchPrefix, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { destinationTerms } from "../../search/question.js";
-import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit } from "./exit-owner.js";
+import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit, soleBinder } from "./exit-owner.js";
 import { oneOwnerEach } from "./one-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
 import type { SearchDecision, TraceDeps, TracedHop, TraceRequest, Trail } from "./trace-chain.js";
@@ -69,7 +69,7 @@ function coveredAfter(result: ExpandResult, lead: SearchLead, before: Coverage):
 async function lookAhead(deps: TraceDeps, request: TraceRequest, lead: SearchLead, owner: string, result: ExpandResult, before: Coverage, hops: readonly TracedHop[]): Promise<Probe | { failed: string }> {
   const exit = lead.exit as NonNullable<SearchLead["exit"]>;
   const covered = coveredAfter(result, lead, before);
-  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}), ...(exit.via === "field" ? { field: true } : {}) }, covered: Object.fromEntries(covered) };
+  const args: ExpandArgs = { question: request.question, mode: "forward", from: { symbol: exit.receiver_class ? `${exit.receiver_class}.${exit.target}` : exit.target, ...(exit.module ? { module: exit.module } : {}), called: true, ...(exit.via === "member" ? { member: true } : {}), ...(exit.via === "field" ? { field: true, ...(soleBinder(deps, exit.target, owner) ? { sole: true } : {}) } : {}) }, covered: Object.fromEntries(covered) };
   try {
     const answered = await expandParsed(deps, owner, args, trailAt(deps, hops, request.maxHops));
     if (!answered.result.resolved) return { failed: exit.via === "field" ? `${owner} stores no function the question names into the field ${exit.target}` : `${owner} does not define ${exit.target} as a function` };

@@ -40,6 +40,16 @@ export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string
   return binders.length === 0 ? { none: `no other scope stores a function into the field ${exit.target}` } : { scopes: binders.slice(0, FIELD_OWNER_BEAM) };
 }
 
+/**
+ * Whether `owner` is the only scope of the fleet storing functions into the field: its one function stored
+ * there, if it has one, is then what the call runs, though the question name none (`handler->events(…)`,
+ * stored only by evdev).
+ */
+export function soleBinder(deps: { ownership: Ownership }, field: string, owner: string): boolean {
+  const binders = deps.ownership.bindersOf?.(field) ?? [];
+  return binders.length === 1 && binders[0] === owner;
+}
+
 /** The scope that owns an exit's callee (the first of ownersOfExit's), or why none can be chosen. */
 export function ownerOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scope: string } | { none: string } {
   if (exit.via === "field") return ownerOfField(exit.target, from, deps.ownership, scopeScores);

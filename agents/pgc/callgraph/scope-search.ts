@@ -121,7 +121,10 @@ export class ScopeSearch {
   /** Reached through a C struct field: of the functions this scope stores into it, the one bearing most on the question. */
   private boundEntry(args: ExpandArgs, match: NodeMatcher): { node: GraphNode; site: BindingSite } | null {
     const covered: Coverage = new Map(Object.entries(args.covered));
-    const bound = this.graph.boundTo(args.from.symbol).filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol, covered));
+    const all = this.graph.boundTo(args.from.symbol);
+    // The one function the whole fleet stores into the field is what a call through it runs, as a call by name would.
+    if (args.from.sole && all.length > 0 && all.every((b) => b.node.id === all[0]?.node.id)) return all[0] ?? null;
+    const bound = all.filter((b) => picksImplementation(args.question, match(b.node), args.from.symbol, covered));
     // What each adds to the chain so far, as any step is scored.
     const score = (n: GraphNode) => stepScore(args.question, match(n), covered);
     return [...bound].sort((a, b) => score(b.node) - score(a.node) || a.node.file_path.localeCompare(b.node.file_path) || a.node.line_start - b.node.line_start)[0] ?? null;

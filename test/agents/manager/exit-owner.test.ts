@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { scopeMapOf } from "../../helpers/scopes.js";
 import { namedAfterClass, oneOwnerEach } from "../../../agents/manager/search/one-owner.js";
 import type { Probe } from "../../../agents/manager/search/choose-exit.js";
-import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath } from "../../../agents/manager/search/exit-owner.js";
+import { asModuleExit, chainedConstructions, FIELD_OWNER_BEAM, ownerOfExit, ownersOfExit, ownersOfModule, relativeModulePath, soleBinder } from "../../../agents/manager/search/exit-owner.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 import type { SearchLead } from "../../../agents/protocol/index.js";
 
@@ -20,6 +20,8 @@ const FACTS: ScopeFacts[] = [
   { scope: "fs-ext2", paths: ["fs/ext2/"], symbols: ["ext2_file_write_iter"], references: [], fields: ["write_iter"] },
   { scope: "fs-ext4", paths: ["fs/ext4/"], symbols: ["ext4_file_write_iter"], references: [], fields: ["write_iter"] },
   { scope: "fs-fat", paths: ["fs/fat/"], symbols: ["fat_write_iter"], references: [], fields: ["write_iter"] },
+  { scope: "input-evdev", paths: ["drivers/input/evdev.c"], symbols: ["evdev_events"], references: [], fields: ["events", "event"] },
+  { scope: "input-leds", paths: ["drivers/input/input-leds.c"], symbols: ["input_leds_event"], references: [], fields: ["event"] },
 ];
 
 const scopeMap = () => scopeMapOf(FACTS);
@@ -89,6 +91,14 @@ describe("the scope an exit continues in", () => {
     // A call by name still has one owner.
     expect(ownersOfExit(exit("_parse", "../core/index.js", "src/v4/classic/parse.ts"), "classic", { ownership: map }, new Map())).toEqual({ scopes: ["core-2"] });
     expect(ownersOfExit({ ...field, target: "read_iter" }, "fs", { ownership: map }, new Map())).toEqual({ none: "no other scope stores a function into the field read_iter" });
+  });
+
+  it("knows the scope that alone stores functions into a field: its one function there is what the call runs", async () => {
+    const map = await scopeMap();
+    expect(soleBinder({ ownership: map }, "events", "input-evdev")).toBe(true);
+    expect(soleBinder({ ownership: map }, "event", "input-evdev")).toBe(false);
+    expect(soleBinder({ ownership: map }, "write_iter", "fs-ext4")).toBe(false);
+    expect(soleBinder({ ownership: map }, "events", "input-leds")).toBe(false);
   });
 
   it("tells a member call's owners apart by the class its object is named after", () => {

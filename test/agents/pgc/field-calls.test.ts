@@ -53,6 +53,16 @@ const SOURCES: Record<string, string> = {
     "\tops->read = read_null;",
     "}",
     "",
+    "int open_null(struct file *file)",
+    "{",
+    "\treturn 0;",
+    "}",
+    "",
+    "void null_open_init(struct file_operations *ops)",
+    "{",
+    "\tops->open = open_null;",
+    "}",
+    "",
   ].join("\n"),
 };
 
@@ -90,8 +100,8 @@ describe("C calls through struct fields", () => {
     ]);
     expect(graph.exitsOf(read!.id)).toEqual([expect.objectContaining({ target: "read", via: "field", line: 4 })]);
     // `no_llseek` is no function of the scope: nothing is bound to `llseek`.
-    expect(graph.boundFields()).toEqual(["read"]);
-    expect(pgc.facts().fields).toEqual(["read"]);
+    expect(graph.boundFields()).toEqual(["open", "read"]);
+    expect(pgc.facts().fields).toEqual(["open", "read"]);
     expect(pgc.facts().field_calls).toEqual({ open: 1, read: 1 });
   });
 
@@ -125,6 +135,18 @@ describe("C calls through struct fields", () => {
     expect(result.bound_at).toMatchObject({ field: "read", file_path: "fs/pipe.c", line: 7, text: "\t.read\t\t= pipe_read," });
     const none = await pgc.search().expand({ question: parseQuestion("How is a file read?"), mode: "forward", from: { symbol: "read", field: true }, covered: {} });
     expect(none.resolved).toBe(false);
+  });
+
+  it("enters through a field at the one function stored there when no other scope stores one (sole), named or not", async () => {
+    const question = parseQuestion("How is a file opened?");
+    const unnamed = await pgc.search().expand({ question, mode: "forward", from: { symbol: "open", field: true, called: true }, covered: {} });
+    expect(unnamed.resolved).toBe(false);
+    const sole = await pgc.search().expand({ question, mode: "forward", from: { symbol: "open", field: true, sole: true, called: true }, covered: {} });
+    expect(sole.steps[0]?.symbol).toBe("open_null");
+    expect(sole.bound_at).toMatchObject({ field: "open", file_path: "fs/null.c", line: 18, text: "\tops->open = open_null;" });
+    // Two functions stored into `read`: which one runs is still the question's to say.
+    const two = await pgc.search().expand({ question: parseQuestion("How is a file read?"), mode: "forward", from: { symbol: "read", field: true, sole: true }, covered: {} });
+    expect(two.resolved).toBe(false);
   });
 
   it("counts only words of the implementation's own name that the field's name lacks", () => {
