@@ -1,6 +1,7 @@
 // When the best traced chain answers too little of the question to be reported: the answer is then "no
 // chain found", with low confidence, and says why. Two signals, each alone enough to refuse: how much of
-// the question the chain covers, and how many of the question's words the code it cites names.
+// the question the chain covers, and how many of the question's words the code it cites names. Neither
+// refuses a chain that begins at the function the question writes as code: the question says it is there.
 import type { ParsedQuestion } from "../../search/question.js";
 import type { Field } from "../../search/relevance.js";
 import { namedByQuestion, searchStepOf } from "../search/named-start.js";
@@ -41,10 +42,12 @@ export function namedTerms(outcome: Pick<TraceOutcome, "steps" | "hops">): Set<s
 export function tooLittle(question: Pick<ParsedQuestion, "terms">, outcome: Pick<TraceOutcome, "steps" | "hops" | "coverage">): string | null {
   const first = outcome.steps[0];
   if (!first) return null;
+  // "After a driver reports events with input_event() …": a long question of which the chain from it covers little.
+  if (namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
   const from = `the best chain, from ${first.symbol} in ${first.scope},`;
   if (outcome.coverage < NO_CHAIN_THRESHOLD) return `${from} covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
   const named = namedTerms(outcome);
   const needed = namedTermsNeeded(question);
-  if (named.size >= needed || namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
+  if (named.size >= needed) return null;
   return `${from} names ${named.size === 0 ? "none" : `only ${[...named].join(", ")}`} of the question's words in its code's names (functions, classes, files, directories); at least ${needed} are needed`;
 }

@@ -1,6 +1,6 @@
-// When the best chain is not reported: it covers less than 0.25 of the question, or its code names fewer
-// than two of the question's words (a function's name, class, file or directory) and it does not begin at
-// the function the question names as code. The matches are the workers' own (matchTerms), the question
+// When the best chain is not reported: it does not begin at the function the question names as code, and it
+// covers less than 0.25 of the question or its code names fewer than two of the question's words (a
+// function's name, class, file or directory). The matches are the workers' own (matchTerms), the question
 // parsed as the manager parses it; the chains are built as the trace builds them (toStep of search steps).
 import { describe, expect, it } from "vitest";
 import { MIN_NAMED_TERMS, NO_CHAIN_THRESHOLD, namedTerms, namedTermsNeeded, tooLittle } from "../../../agents/manager/answer/too-little.js";
@@ -69,5 +69,15 @@ describe("tooLittle", () => {
     expect([...namedTerms(named)]).toEqual(["open"]);
     expect(tooLittle(question, named)).toBeNull();
     expect(tooLittle(question, other)).toMatch(/names only open of the question's words/);
+  });
+
+  it("reports a chain beginning at the function the question names as code, though it covers little of a long question", () => {
+    // Tried on Linux's input layer: the chain from input_event() to evdev's buffer covered 0.24 of the question.
+    const question = parseQuestion("After a driver reports events with input_event(), how are they copied with a timestamp into the buffer of every process reading the device and the readers woken up?");
+    const named = chain(question, "drivers/input/input.c", [{ symbol: "input_event" }, { symbol: "input_pass_values" }], NO_CHAIN_THRESHOLD - 0.05);
+    const other = chain(question, "drivers/input/input.c", [{ symbol: "input_handle_event" }, { symbol: "input_pass_values" }], NO_CHAIN_THRESHOLD - 0.05);
+
+    expect(tooLittle(question, named)).toBeNull();
+    expect(tooLittle(question, other)).toMatch(/covers only/);
   });
 });
