@@ -61,8 +61,36 @@ function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySe
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** One field's terms (tokenizer output) of a place in the code. */
-export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>>;
+/**
+ * One field's terms (tokenizer output) of a place in the code; `cased`, the place's own names as the code
+ * spells them (`CLIENT`, `Client`), which a name the question writes must spell alike to match it whole.
+ */
+export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>> & { readonly cased?: ReadonlySet<string> };
+
+const writtenMemo = new WeakMap<object, ReadonlyMap<string, readonly string[]>>();
+
+/** The names the question writes, by their last part as the tokenizer keys it whole: `httpx.Client` under "client". */
+function writtenSpellings(question: { readonly names?: readonly string[] }): ReadonlyMap<string, readonly string[]> {
+  let spellings = writtenMemo.get(question);
+  if (!spellings) {
+    const out = new Map<string, string[]>();
+    for (const name of question.names ?? []) {
+      const last = name.replace(/\(\)$/, "").split(/\.|::|->/).at(-1) ?? name;
+      out.set(last.toLowerCase(), [...(out.get(last.toLowerCase()) ?? []), last]);
+    }
+    writtenMemo.set(question, (spellings = out));
+  }
+  return spellings;
+}
+
+/**
+ * Code names are case-sensitive: a name the question writes (`httpx.Client`) is not a place named in
+ * another case (h11's `CLIENT`), which matches it only as a word of its name.
+ */
+function spelledOtherwise(question: { readonly names?: readonly string[] }, word: string, fields: FieldTerms): boolean {
+  const written = writtenSpellings(question).get(word);
+  return written !== undefined && fields.cased !== undefined && !written.some((w) => fields.cased?.has(w));
+}
 
 export { MIN_INNER_TERM, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, PARTIAL_MATCH, matchWord, wordMatch } from "./word-match.js";
 
@@ -81,10 +109,10 @@ export interface TermMatch {
  * directories hold its owner (`CollectionImpl`, requests/, `BaseEventLoop`), else PARTIAL_MATCH (an
  * `update` of some other class). Nothing else matches it.
  */
-function qualifiedMatch(term: QuestionTerm, fields: FieldTerms): TermMatch | null {
+function qualifiedMatch(question: { readonly names?: readonly string[] }, term: QuestionTerm, fields: FieldTerms): TermMatch | null {
   const dot = term.term.lastIndexOf(".");
   const name = term.term.slice(dot + 1);
-  if (!fields.symbol?.has(name)) return null;
+  if (!fields.symbol?.has(name) || spelledOtherwise(question, name, fields)) return null;
   const owner = tokenize(term.term.slice(0, dot));
   const places = [fields.container, fields.file, fields.dir];
   const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => matchWord({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
@@ -142,7 +170,7 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
   const called = calledNames(question);
   for (const term of heaviestFirst(question.terms)) {
     if (term.term.includes(".")) {
-      const qualified = qualifiedMatch(term, fields);
+      const qualified = qualifiedMatch(question, term, fields);
       if (qualified) out.push(qualified);
       continue;
     }
@@ -150,6 +178,7 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
     for (const field of FIELDS) {
       const words = fields[field];
       if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers, called))) continue;
+      if (field === "symbol" && term.name && spelledOtherwise(question, term.term, fields)) continue;
       const match = bestInField(term, field, words, taken, partly, identifiers, called);
       if (match && (!best || match.strength > best.strength)) best = match;
     }

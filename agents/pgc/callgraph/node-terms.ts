@@ -4,7 +4,7 @@ import type { FieldTerms } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CodeSymbol } from "../types.js";
 
-export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc">>;
+export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc" | "cased">>;
 
 /** Directory names that say where code sits, not what it does. */
 const PLACE_DIRS = new Set(["src", "lib", "internal", "include", "linux", "pkg", "packages", "source"]);
@@ -32,6 +32,7 @@ export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
   const { file, dir } = pathTerms(symbol.file_path);
   return {
     symbol: new Set([symbol.name.toLowerCase(), ...(symbol.also_named ? [symbol.also_named.toLowerCase()] : [])]),
+    cased: new Set([symbol.name, ...(symbol.also_named ? [symbol.also_named] : [])]),
     name: symbol.also_named ? new Set([...termsOf(symbol.name), ...termsOf(symbol.also_named)]) : termsOf(symbol.name),
     container: termsOf(symbol.container ?? ""),
     file,

@@ -85,6 +85,18 @@ const SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   implementation: ["impl"],
   calculate: ["calc"],
   utility: ["util"],
+  keyboard: ["kbd"],
+  control: ["ctrl", "ctl", "ctlr"],
+  process: ["proc"],
+  sequence: ["seq"],
+  value: ["val"],
+  count: ["cnt"],
+  signal: ["sig"],
+  maximum: ["max"],
+  minimum: ["min"],
+  package: ["pkg"],
+  library: ["lib"],
+  database: ["db"],
 };
 
 const FORMS: ReadonlyMap<string, readonly string[]> = new Map(

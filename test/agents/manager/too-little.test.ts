@@ -28,21 +28,21 @@ describe("tooLittle", () => {
   const webrtc = parseQuestion("How does this library stream video frames to a WebRTC peer connection?");
 
   it("refuses a chain covering less than the threshold, whatever it names", () => {
-    const low = chain(webrtc, "lib/stream.py", [{ symbol: "stream_video_frames" }], NO_CHAIN_THRESHOLD - 0.01);
+    const low = chain(webrtc, "app/stream.py", [{ symbol: "stream_video_frames" }], NO_CHAIN_THRESHOLD - 0.01);
 
     expect(tooLittle(webrtc, low)).toBe(`the best chain, from stream_video_frames in lib, covers only ${(NO_CHAIN_THRESHOLD - 0.01).toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`);
   });
 
   it("refuses a chain whose code shares one word with the question by its names, the rest only by doc comments", () => {
-    const shared = chain(webrtc, "lib/files.py", [{ symbol: "open_stream", doc: "Frames of video sent to a peer connection." }, { symbol: "read_block" }], 0.3);
+    const shared = chain(webrtc, "app/files.py", [{ symbol: "open_stream", doc: "Frames of video sent to a peer connection." }, { symbol: "read_block" }], 0.3);
 
     expect([...namedTerms(shared)]).toEqual(["stream"]);
     expect(tooLittle(webrtc, shared)).toBe(`the best chain, from open_stream in lib, names only stream of the question's words in its code's names (functions, classes, files, directories); at least ${MIN_NAMED_TERMS} are needed`);
   });
 
   it("reports a chain naming two of the question's words, across its steps or its files", () => {
-    const twoSteps = chain(webrtc, "lib/files.py", [{ symbol: "open_stream" }, { symbol: "send_video" }], 0.3);
-    const byFile = chain(webrtc, "lib/webrtc.py", [{ symbol: "open_stream" }], 0.3);
+    const twoSteps = chain(webrtc, "app/files.py", [{ symbol: "open_stream" }, { symbol: "send_video" }], 0.3);
+    const byFile = chain(webrtc, "app/webrtc.py", [{ symbol: "open_stream" }], 0.3);
 
     expect(tooLittle(webrtc, twoSteps)).toBeNull();
     expect(tooLittle(webrtc, byFile)).toBeNull();
@@ -63,8 +63,8 @@ describe("tooLittle", () => {
 
   it("reports a chain beginning at the function the question names as code, though its names hold that one word", () => {
     const question = parseQuestion("What does `open` do with a descriptor and its flags?");
-    const named = chain(question, "lib/files.py", [{ symbol: "open" }, { symbol: "read_block" }], 0.6);
-    const other = chain(question, "lib/files.py", [{ symbol: "open_file" }, { symbol: "read_block" }], 0.6);
+    const named = chain(question, "app/files.py", [{ symbol: "open" }, { symbol: "read_block" }], 0.6);
+    const other = chain(question, "app/files.py", [{ symbol: "open_file" }, { symbol: "read_block" }], 0.6);
 
     expect([...namedTerms(named)]).toEqual(["open"]);
     expect(tooLittle(question, named)).toBeNull();

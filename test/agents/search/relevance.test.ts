@@ -79,6 +79,11 @@ describe("parseQuestion", () => {
     expect(matchTerms(io, { name: new Set(["lo", "rw", "aio", "complet"]) }).map((m) => m.matched)).toEqual(expect.arrayContaining(["aio", "complet"]));
     expect(io.terms.find((t) => t.term.startsWith("templat"))?.forms).toEqual(expect.arrayContaining(["tmpl", "tpl"]));
     expect(io.terms.find((t) => t.term === "callback")?.forms).toContain("cb");
+    // A "keyboard" is `kbd` (atkbd, usbkbd), a "controller" `ctrl`, a "maximum" `max`.
+    const key = parseQuestion("How does the AT keyboard driver reach the controller's maximum?");
+    expect(matchTerms(key, { name: new Set(["atkbd", "interrupt"]) }).map((m) => m.matched)).toEqual(["atkbd"]);
+    expect(key.terms.find((t) => t.term === "control")?.forms).toContain("ctrl");
+    expect(key.terms.find((t) => t.term === "maximum")?.forms).toContain("max");
   });
 
   it("reads a number after a name as a version, spelled as code spells it (Zod 4 → v4), and no other number", () => {
@@ -271,6 +276,20 @@ describe("the relevance model", () => {
     // The whole name matches only itself: `subscribe` is not the symbol `createoperatorsubscriber`.
     const sub = parseQuestion("What does subscribe() do?");
     expect(matchTerms(sub, { symbol: words("createoperatorsubscriber") })).toEqual([]);
+  });
+
+  it("matches a name the question writes whole only where the code spells it alike: CLIENT is not Client", () => {
+    // Tried on httpx: h11's `CLIENT` had been taken for `httpx.Client`, the name the question writes.
+    const q = parseQuestion("When a synchronous httpx.Client sends a request with a body, how is it framed?");
+    const fields = (cased: string) => ({ symbol: words("client"), name: words("client"), cased: words(cased) });
+    const client = matchTerms(q, fields("Client"));
+    const constant = matchTerms(q, fields("CLIENT"));
+    expect(client.map((m) => [m.term, m.field])).toEqual([["client", "symbol"], ["httpx.client", "symbol"]]);
+    expect(constant.map((m) => [m.term, m.field])).toEqual([["client", "name"]]);
+    expect(relevance(q, client)).toBeGreaterThan(relevance(q, constant));
+    // A name written in prose's lower case spells the function alike.
+    const open = parseQuestion("What does `open` do with its flags?");
+    expect(matchTerms(open, { symbol: words("open"), cased: words("open") }).map((m) => m.field)).toEqual(["symbol"]);
   });
 
   it("lets one whole word of the code answer one term of the question, the heavier term first", () => {
