@@ -260,10 +260,11 @@ function addClosedCompounds(text: string, terms: QuestionTerm[]): void {
 
 /**
  * Where the question says its path ends: the phrase after its last "to", "into", "towards", "down to" that
- * names a thing (a determiner, a capitalized or code word follows: "… handed to TCP's receive function", "…
- * all the way down to setInterval"; not the infinitive "to send"), when that phrase ends the question.
+ * names a thing (a determiner, a capitalized or code word, or a possessive follows: "… handed to TCP's receive
+ * function", "… all the way down to setInterval", "… handed to httpcore's connection pool"; not the
+ * infinitive "to send"), when that phrase ends the question.
  */
-const DESTINATION = /\b(?:to|into|onto|towards?)\s+(?=(?:the|an?|its|their|this|that)\b|[A-Z`]|[\w$]+\(|[\w$]*_[\w$]*\b|[a-z]+[A-Z])/g;
+const DESTINATION = /\b(?:to|into|onto|towards?)\s+(?=(?:the|an?|its|their|this|that)\b|[A-Z`]|[\w$]+\(|[\w$]*_[\w$]*\b|[a-z]+[A-Z]|[\w$]+'s\b)/g;
 const CLAUSE_END = /[?,;:—]|\s(?:and|when|while|so|before|after|until)\s/;
 
 /**

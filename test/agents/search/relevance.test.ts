@@ -351,6 +351,8 @@ describe("where a question says its path ends", () => {
     expect(destination("How does interval() schedule its emissions, all the way down to setInterval?")).toEqual(["set", "setinterval"]);
     // A word the question also uses before it is not only the end's.
     expect(destination("When a packet socket receives a frame, how is it added to the socket's receive queue?")).toEqual(["queue"]);
+    // A possessive names a thing as a capital does: a package written in lower case.
+    expect(destination("How is the request handed to httpcore's connection pool?")).toEqual(["httpcore", "connect", "pool"]);
   });
 
   it("is nothing for an infinitive, a phrase that does not end the question, or no `to` at all", () => {
