@@ -4,6 +4,9 @@
 import { termForms, tokenize } from "../pgc/retrieval/index.js";
 import { matchWord, PARTIAL_MATCH, termMatcher } from "./word-match.js";
 import type { ParsedQuestion, QuestionTerm } from "./question.js";
+import { calledNames, spelledOtherwise, writtenIdentifiers } from "./written-names.js";
+
+export { calledNames, writtenIdentifiers } from "./written-names.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
 export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "body";
@@ -24,34 +27,6 @@ const FIELDS = Object.keys(FIELD_STRENGTH) as readonly Field[];
  */
 export const CODE_USE_STRENGTH = 0.5;
 
-const identifierMemo = new WeakMap<object, ReadonlySet<string>>();
-
-/** The compound identifiers the question writes (`responseSchema` → "responseschema"), as the tokenizer keys them whole. */
-export function writtenIdentifiers(question: { readonly names?: readonly string[] }): ReadonlySet<string> {
-  let ids = identifierMemo.get(question);
-  if (!ids) {
-    ids = new Set((question.names ?? []).map((n) => n.split(/\.|::|->/).at(-1) ?? n).filter((n) => tokenize(n).length > 1).map((n) => n.toLowerCase()));
-    identifierMemo.set(question, ids);
-  }
-  return ids;
-}
-
-const calledMemo = new WeakMap<object, ReadonlySet<string>>();
-
-/**
- * The one-word function names the question writes as calls or code (`write()`, `` `schedule` ``): the user
- * names a function, so `write` as a word of `ext4_write_end` is another function, matched as a part is.
- */
-export function calledNames(question: { readonly names?: readonly string[]; readonly text?: string }): ReadonlySet<string> {
-  let called = calledMemo.get(question);
-  if (!called) {
-    const text = question.text ?? "";
-    called = new Set((question.names ?? []).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && tokenize(n).length === 1 && (text.includes(`${n}(`) || text.includes(`\`${n}\``))).map((n) => n.toLowerCase()));
-    calledMemo.set(question, called);
-  }
-  return called;
-}
-
 /** How much a match in `field` can say about `term`: FIELD_STRENGTH, or CODE_USE_STRENGTH for a written identifier in a body. */
 function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySet<string>, called: ReadonlySet<string> = NO_NAMES): number {
   if (field === "body" && identifiers.has(term.term)) return CODE_USE_STRENGTH;
@@ -66,31 +41,6 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  * spells them (`CLIENT`, `Client`), which a name the question writes must spell alike to match it whole.
  */
 export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>> & { readonly cased?: ReadonlySet<string> };
-
-const writtenMemo = new WeakMap<object, ReadonlyMap<string, readonly string[]>>();
-
-/** The names the question writes, by their last part as the tokenizer keys it whole: `httpx.Client` under "client". */
-function writtenSpellings(question: { readonly names?: readonly string[] }): ReadonlyMap<string, readonly string[]> {
-  let spellings = writtenMemo.get(question);
-  if (!spellings) {
-    const out = new Map<string, string[]>();
-    for (const name of question.names ?? []) {
-      const last = name.replace(/\(\)$/, "").split(/\.|::|->/).at(-1) ?? name;
-      out.set(last.toLowerCase(), [...(out.get(last.toLowerCase()) ?? []), last]);
-    }
-    writtenMemo.set(question, (spellings = out));
-  }
-  return spellings;
-}
-
-/**
- * Code names are case-sensitive: a name the question writes (`httpx.Client`) is not a place named in
- * another case (h11's `CLIENT`), which matches it only as a word of its name.
- */
-function spelledOtherwise(question: { readonly names?: readonly string[] }, word: string, fields: FieldTerms): boolean {
-  const written = writtenSpellings(question).get(word);
-  return written !== undefined && fields.cased !== undefined && !written.some((w) => fields.cased?.has(w));
-}
 
 export { MIN_INNER_TERM, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, PARTIAL_MATCH, matchWord, wordMatch } from "./word-match.js";
 
@@ -112,7 +62,7 @@ export interface TermMatch {
 function qualifiedMatch(question: { readonly names?: readonly string[] }, term: QuestionTerm, fields: FieldTerms): TermMatch | null {
   const dot = term.term.lastIndexOf(".");
   const name = term.term.slice(dot + 1);
-  if (!fields.symbol?.has(name) || spelledOtherwise(question, name, fields)) return null;
+  if (!fields.symbol?.has(name) || spelledOtherwise(question, name, fields.cased)) return null;
   const owner = tokenize(term.term.slice(0, dot));
   const places = [fields.container, fields.file, fields.dir];
   const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => matchWord({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
@@ -178,7 +128,7 @@ export function matchTerms(question: Pick<ParsedQuestion, "terms"> & { readonly 
     for (const field of FIELDS) {
       const words = fields[field];
       if (!words || words.size === 0 || (best && best.strength >= fieldStrength(term, field, identifiers, called))) continue;
-      if (field === "symbol" && term.name && spelledOtherwise(question, term.term, fields)) continue;
+      if (field === "symbol" && term.name && spelledOtherwise(question, term.term, fields.cased)) continue;
       const match = bestInField(term, field, words, taken, partly, identifiers, called);
       if (match && (!best || match.strength > best.strength)) best = match;
     }
