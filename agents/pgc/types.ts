@@ -114,6 +114,12 @@ export interface CallSite {
   /** Python, TS/JS: the class of the object a method call goes through, when the calling function says it (`g = BytesGenerator(fp); g.flatten()`). */
   receiver_class?: string;
   /**
+   * Python, TS/JS: the classes a field of the caller's object is given in several places (`self._pool =
+   * AsyncConnectionPool(…)`, or `AsyncHTTPProxy(…)` behind a proxy), in source order, when the calling
+   * function says no more: the call graph takes the one its scope defines, or the first when it defines none.
+   */
+  receiver_classes?: string[];
+  /**
    * Python, TS/JS: the function whose result the object is, when the caller says so and gives no class
    * (`self.get_signing_serializer(app).dumps(…)`, `conn = make_conn(); conn.send()`): the call graph takes
    * the object's class from that function's return type.

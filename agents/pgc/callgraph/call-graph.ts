@@ -7,7 +7,7 @@ import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
-import { resolveCallee, type CalleeIndex } from "./resolve-callee.js";
+import { oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { callsByTarget, classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
@@ -271,7 +271,7 @@ export class CallGraph {
         addExitEdge(this.exits, caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}), ...raising });
         continue;
       }
-      const receiverClass = call.receiver_class ?? this.returnedClass(call.receiver_call, caller, index);
+      const receiverClass = call.receiver_class ?? oneReceiverClass(call.receiver_classes, index) ?? this.returnedClass(call.receiver_call, caller, index);
       const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file);
       if (resolved.kind === "local") {
         const alias = passed?.alias ? { alias: passed.alias } : renamed;

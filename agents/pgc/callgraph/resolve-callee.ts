@@ -231,3 +231,15 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (reachable.length > MAX_MEMBER_TARGETS) return { kind: "loose", name };
   return { kind: "local", nodes: throughConstructor(preferFile(reachable, caller.file_path), index) };
 }
+
+/**
+ * Of the classes a field is given in several places, the one a call through it means: the one the scope
+ * defines; the first when it defines none (they are another scope's alternatives — httpx's
+ * `self._pool`, an `AsyncConnectionPool` or one of its proxy subclasses, all httpcore's — and the manager
+ * looks for the first where it is defined); none when it defines several.
+ */
+export function oneReceiverClass(classes: readonly string[] | undefined, index: CalleeIndex): string | undefined {
+  if (!classes || classes.length === 0) return undefined;
+  const here = classes.filter((cls) => index.named(cls).some((n) => n.kind === "class"));
+  return here.length === 1 ? here[0] : here.length === 0 ? classes[0] : undefined;
+}

@@ -6,110 +6,9 @@
 // in the class, then `self.parser.feed(…)`; `private doc = new Doc()`, then `this.doc.compile()`).
 // Python, TypeScript and JavaScript; the call graph resolves `g.flatten()` to that class's `flatten`.
 import type { Node } from "web-tree-sitter";
-import { CLASS_NAME, classOfAnnotation } from "./annotation-class.js";
+import { ALTERNATIVE, CLASS_TYPES, classNamed, constructed, FUNCTION_TYPES, ownField, RETURNED, returnedBy, valueClass, type ReceiverLanguage, type ReceiverMemo } from "./value-class.js";
 
-export type ReceiverLanguage = "python" | "ts";
-
-
-export const FUNCTION_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
-  python: new Set(["function_definition"]),
-  ts: new Set(["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration", "function"]),
-};
-
-/** Per function (by its start offset in the file): variable → the one class it is assigned or declared as. */
-export type ReceiverMemo = Map<number, ReadonlyMap<string, string>>;
-
-/** The class named by a constructor or a type: `Foo`, `mod.Foo`, `Foo<T>`, `new Foo`; undefined when it names none. */
-function classNamed(node: Node | null): string | undefined {
-  if (!node) return undefined;
-  let name: string | undefined;
-  switch (node.type) {
-    case "identifier":
-    case "type_identifier":
-      name = node.text;
-      break;
-    case "attribute":
-      name = node.childForFieldName("attribute")?.text;
-      break;
-    case "string":
-      // A Python forward reference: `msg: "Message"`.
-      name = /^["']([\w.]+)["']$/.exec(node.text)?.[1]?.split(".").at(-1);
-      break;
-    case "member_expression":
-      name = node.childForFieldName("property")?.text;
-      break;
-    case "type_annotation":
-    case "type":
-      // The whole annotation, looking through optionality and unions (`hash: Optional[str] = None` names
-      // no class, `Optional` least of all; `x: Foo | undefined` names Foo).
-      return classOfAnnotation(node.text.replace(/^:\s*/, ""));
-    case "nested_type_identifier":
-    case "generic_type":
-      return classNamed(node.namedChild(node.type === "nested_type_identifier" ? node.namedChildCount - 1 : 0));
-    default:
-      return undefined;
-  }
-  return name !== undefined && CLASS_NAME.test(name) ? name : undefined;
-}
-
-/** The class an expression constructs: `Foo(…)` (Python), `new Foo(…)`, `await new Foo(…)`; undefined for anything else. */
-function constructed(node: Node | null, lang: ReceiverLanguage): string | undefined {
-  if (!node) return undefined;
-  if (node.type === "parenthesized_expression" || node.type === "await" || node.type === "await_expression") return constructed(node.namedChild(0), lang);
-  if (node.type === "new_expression") return classNamed(node.childForFieldName("constructor"));
-  if (node.type === "call" && lang === "python") return classNamed(node.childForFieldName("function"));
-  return undefined;
-}
-
-/** Marks a receiver that is what a function returns (`=self.make_signer`), not a class. */
-const RETURNED = "=";
-
-/**
- * The function whose result an expression is, marked: a call of a plain name or of the caller's own method
- * (`make_conn(…)`, `self.get_signing_serializer(app)`, `await this.build()`), which the scope can resolve;
- * undefined for anything else.
- */
-function returnedBy(node: Node | null, lang: ReceiverLanguage): string | undefined {
-  if (!node) return undefined;
-  if (node.type === "parenthesized_expression" || node.type === "await" || node.type === "await_expression") return returnedBy(node.namedChild(0), lang);
-  if (node.type !== (lang === "python" ? "call" : "call_expression")) return undefined;
-  const fn = node.childForFieldName("function");
-  if (!fn || fn.text === "super" || (fn.type !== "identifier" && ownField(fn, lang) === undefined)) return undefined;
-  return `${RETURNED}${fn.text}`;
-}
-
-/** An object's class as the code gives it: constructed, or returned by a function the scope can resolve. */
-function valueClass(node: Node | null, lang: ReceiverLanguage): string | undefined {
-  return constructed(node, lang) ?? returnedBy(node, lang);
-}
-
-/** A receiver found here, as the call record keeps it: a class, or the function returning the object. */
-export function receiverFields(receiver: string | undefined): { receiver_class?: string; receiver_call?: string } {
-  if (!receiver) return {};
-  return receiver.startsWith(RETURNED) ? { receiver_call: receiver.slice(RETURNED.length) } : { receiver_class: receiver };
-}
-
-/**
- * The class a function's annotation names (`-> URLSafeTimedSerializer | None`, `Optional["Foo"]`,
- * `: Promise<Foo>`, `t.Optional[Foo]`), or the one class every `return` of its body constructs when it has
- * none; undefined when it names none or several.
- */
-export function returnedClass(fn: Node, lang: ReceiverLanguage): string | undefined {
-  const annotation = fn.childForFieldName("return_type");
-  if (annotation) return classOfAnnotation(annotation.text.replace(/^:\s*/, ""));
-  const classes = new Set<string | undefined>();
-  const visit = (node: Node): void => {
-    for (const child of node.namedChildren) {
-      if (!child || FUNCTION_TYPES[lang].has(child.type) || CLASS_TYPES[lang].has(child.type)) continue;
-      if (child.type === "return_statement") classes.add(constructed(child.namedChild(0), lang));
-      else visit(child);
-    }
-  };
-  const body = fn.childForFieldName("body");
-  if (body) visit(body);
-  const [only] = classes;
-  return classes.size === 1 ? only : undefined;
-}
+export { FUNCTION_TYPES, receiverFields, returnedClass, type ReceiverLanguage, type ReceiverMemo } from "./value-class.js";
 
 function enclosingFunction(node: Node, lang: ReceiverLanguage): Node | null {
   for (let at = node.parent; at; at = at.parent) if (FUNCTION_TYPES[lang].has(at.type)) return at;
@@ -121,6 +20,21 @@ function note(out: Map<string, string>, name: string | undefined, cls: string | 
   if (!name || !cls) return;
   const known = out.get(name);
   out.set(name, known === undefined || known === cls ? cls : "");
+}
+
+/**
+ * Like `note`, for a field of a class: every class it is given, in source order, joined by ALTERNATIVE; the
+ * call graph tells which one a call through it means (call-graph.ts, oneReceiverClass). A field that is also
+ * given what a function returns is not known.
+ */
+function noteField(out: Map<string, string>, name: string | undefined, cls: string | undefined): void {
+  if (!name || !cls) return;
+  const known = out.get(name);
+  if (known === undefined) return void out.set(name, cls);
+  if (known === "" || known === cls) return;
+  if (cls.startsWith(RETURNED) || known.startsWith(RETURNED)) return void out.set(name, "");
+  const classes = known.split(ALTERNATIVE);
+  if (!classes.includes(cls)) out.set(name, [...classes, cls].join(ALTERNATIVE));
 }
 
 /** Like `note`, but a name the code gives no known class still becomes a local ("", no class): it hides a module's variable of that name. */
@@ -204,17 +118,6 @@ function moduleClassesIn(root: Node, lang: ReceiverLanguage): Map<string, string
   return out;
 }
 
-const CLASS_TYPES: Readonly<Record<ReceiverLanguage, ReadonlySet<string>>> = {
-  python: new Set(["class_definition"]),
-  ts: new Set(["class_declaration", "class", "abstract_class_declaration"]),
-};
-
-/** `x` of `self.x` (Python) or `this.x` (TS/JS); undefined for any other expression. */
-function ownField(node: Node, lang: ReceiverLanguage): string | undefined {
-  const self = lang === "python" ? node.type === "attribute" && node.childForFieldName("object")?.text === "self" : node.type === "member_expression" && node.childForFieldName("object")?.type === "this";
-  if (!self) return undefined;
-  return node.childForFieldName(lang === "python" ? "attribute" : "property")?.text;
-}
 
 function enclosingClass(node: Node, lang: ReceiverLanguage): Node | null {
   for (let at = node.parent; at; at = at.parent) if (CLASS_TYPES[lang].has(at.type)) return at;
@@ -240,7 +143,8 @@ function assignedClass(assignment: Node, lang: ReceiverLanguage, memo: ReceiverM
  * `this.doc = new Doc()` or a field declared `private doc = new Doc()` / `doc: Doc` / `#doc: Doc` (TS),
  * a field assigned a parameter of a class type (`this.#client = client`, `self.policy = policy`), a TS
  * constructor's parameter property (`constructor(private store: Store)`), a Python class-level or
- * annotated field (`policy: Policy`, `self.policy: Policy = …`). A field given two classes is not known.
+ * annotated field (`policy: Policy`, `self.policy: Policy = …`). A field given several classes has them all
+ * (noteField).
  */
 function fieldClassesIn(cls: Node, lang: ReceiverLanguage, memo: ReceiverMemo): Map<string, string> {
   const out = new Map<string, string>();
@@ -249,21 +153,21 @@ function fieldClassesIn(cls: Node, lang: ReceiverLanguage, memo: ReceiverMemo): 
     const left = assignment.childForFieldName("left");
     const field = left ? ownField(left, lang) : undefined;
     // A Python annotation names the class even where the value does not (`self.policy: Policy = policy or default`).
-    if (field !== undefined) note(out, field, (lang === "python" ? classNamed(assignment.childForFieldName("type")) : undefined) ?? assignedClass(assignment, lang, memo));
+    if (field !== undefined) noteField(out, field, (lang === "python" ? classNamed(assignment.childForFieldName("type")) : undefined) ?? assignedClass(assignment, lang, memo));
     else if (lang === "python" && left?.type === "identifier" && assignment.parent?.parent?.parent?.id === cls.id) note(out, left.text, classNamed(assignment.childForFieldName("type")));
   }
   if (lang === "ts") {
     for (const declaration of cls.descendantsOfType("public_field_definition")) {
       const name = declaration?.childForFieldName("name");
       if (name?.type !== "property_identifier" && name?.type !== "private_property_identifier") continue;
-      note(out, name.text, constructed(declaration?.childForFieldName("value") ?? null, lang) ?? classNamed(declaration?.childForFieldName("type") ?? null));
+      noteField(out, name.text, constructed(declaration?.childForFieldName("value") ?? null, lang) ?? classNamed(declaration?.childForFieldName("type") ?? null));
     }
     for (const method of cls.descendantsOfType("method_definition")) {
       if (method?.childForFieldName("name")?.text !== "constructor") continue;
       for (const param of method.childForFieldName("parameters")?.namedChildren ?? []) {
         if (!param || !isParameterProperty(param)) continue;
         const pattern = param.childForFieldName("pattern");
-        if (pattern?.type === "identifier") note(out, pattern.text, classNamed(param.childForFieldName("type")));
+        if (pattern?.type === "identifier") noteField(out, pattern.text, classNamed(param.childForFieldName("type")));
       }
     }
   }

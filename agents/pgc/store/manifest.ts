@@ -46,7 +46,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 41: a number of three digits or more is a term (`8250`, `serial8250` → serial, 8250), in documents and questions alike. */
 /** 42: a Python/TS name declared with a class keeps it when later assigned another (`connector: Optional[BaseConnector] = None`, then `connector = TCPConnector()`). */
 /** 43: a Python submodule a call goes through (`helpers.parse_mimetype(…)` after `from . import hdrs, helpers`) is linked as an import of its own, so the call leaves the scope where that module is another scope's. */
-export const STORE_VERSION = 43;
+/** 44: a Python/TS/JS field of the caller's object given several classes keeps them all (`receiver_classes`); the call graph takes the one its scope defines, or the first when it defines none. */
+export const STORE_VERSION = 44;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
