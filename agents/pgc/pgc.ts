@@ -8,7 +8,7 @@ import { moduleNames, retrieve, type EdgeMap, type RetrievalPgc } from "./retrie
 import type { OpenedPgc, ScopeData } from "./store/open-pgc.js";
 import type { CrossScopeReference, IndexDoc, Overlay } from "./types.js";
 import { OVERLAYS } from "./types.js";
-import { CallGraph, fieldCalled } from "./callgraph/call-graph.js";
+import { CallGraph, fieldCalled, type GraphNode } from "./callgraph/call-graph.js";
 import { relativeTarget } from "./callgraph/reexports.js";
 import { ScopeSearch } from "./callgraph/scope-search.js";
 
@@ -119,11 +119,18 @@ export class Pgc {
       const graph = this.callGraph();
       const nodes = new Map(graph.nodes.map((n) => [placeKey(n.file_path, n.line_start, n.name), n]));
       // The functions whose O1 document (name, signature, doc, body) holds a word: the lexical index's postings.
-      const usedBy = (word: string) => this.retrieval.index.docsWithTerm(word).flatMap((id) => {
-        const doc = this.retrieval.docs.get(id);
-        const node = doc?.overlay === "O1" ? nodes.get(placeKey(doc.file_path, doc.line_start, doc.symbol)) : undefined;
-        return node ? [node] : [];
-      });
+      // And those using it, whole, past their stored body (parse/body-uses.ts).
+      const late = new Map<string, GraphNode[]>();
+      for (const node of graph.nodes) for (const word of node.terms.uses) late.set(word, [...(late.get(word) ?? []), node]);
+      const usedBy = (word: string) => {
+        const found = this.retrieval.index.docsWithTerm(word).flatMap((id) => {
+          const doc = this.retrieval.docs.get(id);
+          const node = doc?.overlay === "O1" ? nodes.get(placeKey(doc.file_path, doc.line_start, doc.symbol)) : undefined;
+          return node ? [node] : [];
+        });
+        const more = (late.get(word) ?? []).filter((n) => !found.includes(n));
+        return more.length > 0 ? [...found, ...more] : found;
+      };
       this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(placeKey(node.file_path, node.line_start, node.name)) ?? "", usedBy);
     }
     return this.searchValue;

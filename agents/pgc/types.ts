@@ -32,6 +32,11 @@ export interface CodeSymbol {
   line_end: number;
   /** True for a function defined (not only declared) in a header, e.g. `static inline`. */
   in_header?: boolean;
+  /**
+   * Functions and methods longer than their indexed body: the compound identifiers (snake_case, CONST_CASE,
+   * camelCase) the lines past it use, in order, each once (parse/body-uses.ts).
+   */
+  uses?: string[];
   /** Functions and function-like macros: number of parameters (`self`/`cls` not counted). */
   params?: number;
   /** Functions: the declared return type as written ("void *", "Promise<void>"), when there is one. */

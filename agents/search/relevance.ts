@@ -40,7 +40,11 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  * One field's terms (tokenizer output) of a place in the code; `cased`, the place's own names as the code
  * spells them (`CLIENT`, `Client`), which a name the question writes must spell alike to match it whole.
  */
-export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>> & { readonly cased?: ReadonlySet<string> };
+export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>> & {
+  readonly cased?: ReadonlySet<string>;
+  /** A long function's compound identifiers past its indexed body, lower-cased as a question's names are (`ui_dev_create`). */
+  readonly uses?: ReadonlySet<string>;
+};
 
 export { MIN_INNER_TERM, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, PARTIAL_MATCH, matchWord, wordMatch } from "./word-match.js";
 

@@ -4,7 +4,9 @@ import type { FieldTerms } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CodeSymbol } from "../types.js";
 
-export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc" | "cased">>;
+export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc" | "cased" | "uses">>;
+
+const NO_USES: ReadonlySet<string> = new Set();
 
 /** Directory names that say where code sits, not what it does. */
 const PLACE_DIRS = new Set(["src", "lib", "internal", "include", "linux", "pkg", "packages", "source"]);
@@ -33,6 +35,7 @@ export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
   return {
     symbol: new Set([symbol.name.toLowerCase(), ...(symbol.also_named ? [symbol.also_named.toLowerCase()] : [])]),
     cased: new Set([symbol.name, ...(symbol.also_named ? [symbol.also_named] : [])]),
+    uses: symbol.uses ? new Set(symbol.uses.map((u) => u.toLowerCase())) : NO_USES,
     name: symbol.also_named ? new Set([...termsOf(symbol.name), ...termsOf(symbol.also_named)]) : termsOf(symbol.name),
     container: termsOf(symbol.container ?? ""),
     file,

@@ -26,14 +26,15 @@ export class ScopeSearch {
    * Each body's terms, tokenized on first use and kept: the same functions are reached by many questions.
    * The stored body is a function's first lines (MAX_BODY_LINES); what it calls anywhere in it is part of
    * what it does too, so the names it calls are body terms as well (`this.metadataRegistry.get(schema)` on
-   * line 540 of a 550-line function).
+   * line 540 of a 550-line function), and so are the compound identifiers it uses past them, whole.
    */
   private readonly bodies = new Map<number, ReadonlySet<string>>();
   private readonly bodyTerms = (node: GraphNode): ReadonlySet<string> => {
     let terms = this.bodies.get(node.id);
     if (!terms) {
       const called = [...this.graph.callsOf(node.id), ...this.graph.exitsOf(node.id)].map((edge) => edge.callee).join(" ");
-      this.bodies.set(node.id, (terms = new Set(tokenize(`${this.bodyOf(node)}\n${called}`))));
+      // And the compound identifiers it uses past its stored body, whole (`ui_dev_create` of a long switch).
+      this.bodies.set(node.id, (terms = new Set([...tokenize(`${this.bodyOf(node)}\n${called}`), ...node.terms.uses])));
     }
     return terms;
   };

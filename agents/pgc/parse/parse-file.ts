@@ -2,6 +2,7 @@
 import type { Node } from "web-tree-sitter";
 import { languageForPath } from "../scan/detect-language.js";
 import type { Language } from "../types.js";
+import { compoundIdentifiers, INDEXED_BODY_LINES } from "./body-uses.js";
 import { extractCFamily } from "./c-extractor.js";
 import { ExtractContext } from "./extract-context.js";
 import { type CodeLanguage, isCodeLanguage, loadGrammar, type LoadedGrammar } from "./grammars.js";
@@ -44,9 +45,21 @@ export async function parseFile(input: ParseInput): Promise<ParsedFile> {
   try {
     out.has_syntax_errors = tree.rootNode.hasError;
     EXTRACTORS[language](grammar, tree.rootNode, new ExtractContext(input.content, out));
+    addBodyUses(out, input.content);
   } finally {
     // Trees live in wasm memory, which the JS garbage collector does not see.
     tree.delete();
   }
   return out;
+}
+
+/** Each long function's or method's identifiers past its indexed body (body-uses.ts). */
+function addBodyUses(out: ParsedFile, content: string): void {
+  let lines: string[] | null = null;
+  for (const symbol of out.symbols) {
+    if ((symbol.kind !== "function" && symbol.kind !== "method") || symbol.line_end - symbol.line_start + 1 <= INDEXED_BODY_LINES) continue;
+    lines ??= content.split("\n");
+    const uses = compoundIdentifiers(lines.slice(symbol.line_start - 1 + INDEXED_BODY_LINES, symbol.line_end));
+    if (uses.length > 0) symbol.uses = uses;
+  }
 }
