@@ -2,16 +2,10 @@
 // over C parsed for real: kept on the symbol, they are its body terms, and a question writing one finds the
 // function as an entry point (`case UI_DEV_CREATE:` in a long ioctl switch).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pino from "pino";
-import { openPgc } from "../../../agents/pgc/store/open-pgc.js";
-import { Pgc } from "../../../agents/pgc/pgc.js";
 import { compoundIdentifiers, INDEXED_BODY_LINES, MAX_BODY_USES } from "../../../agents/pgc/parse/body-uses.js";
 import { MAX_BODY_LINES } from "../../../agents/pgc/overlays/index.js";
 import { parseQuestion } from "../../../agents/search/question.js";
-import { writeCorpus } from "../../helpers/corpus.js";
+import { scopePgc, type ScopePgc } from "../../helpers/scope-pgc.js";
 
 const filler = Array.from({ length: 30 }, (_, i) => `\t\tretval = step(udev, ${i});`);
 const SOURCES: Record<string, string> = {
@@ -37,20 +31,12 @@ const SOURCES: Record<string, string> = {
   ].join("\n"),
 };
 
-let root: string;
-let cache: string;
-let pgc: Pgc;
+let scope: ScopePgc;
 
 beforeAll(async () => {
-  root = writeCorpus("body-uses-", SOURCES);
-  cache = mkdtempSync(join(tmpdir(), "body-uses-cache-"));
-  const opened = await openPgc({ scope: "misc", root, scopePaths: ["misc/"], cacheRoot: cache, logger: pino({ level: "silent" }) });
-  pgc = new Pgc("misc", ["misc/"], opened);
+  scope = await scopePgc("body-uses-", SOURCES, "misc", ["misc/"]);
 });
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-  rmSync(cache, { recursive: true, force: true });
-});
+afterAll(() => scope.close());
 
 describe("identifiers a long function uses past its indexed body", () => {
   it("are the compound names of those lines, in order, each once; the indexed body is the O1 document's", () => {
@@ -60,11 +46,11 @@ describe("identifiers a long function uses past its indexed body", () => {
   });
 
   it("are kept on the symbol past line 30 only, and find the function for a question writing one", async () => {
-    const handler = pgc.data.symbols.find((s) => s.name === "uinput_ioctl_handler");
+    const handler = scope.pgc.data.symbols.find((s) => s.name === "uinput_ioctl_handler");
     expect(handler?.uses).toEqual(["UI_DEV_CREATE", "uinput_create_device"]);
-    expect(pgc.data.symbols.find((s) => s.name === "uinput_create_device")?.uses).toBeUndefined();
+    expect(scope.pgc.data.symbols.find((s) => s.name === "uinput_create_device")?.uses).toBeUndefined();
     const question = parseQuestion("Where is the UI_DEV_CREATE ioctl handled?");
-    const entry = pgc.search().entry(question);
+    const entry = scope.pgc.search().entry(question);
     expect(entry.candidates[0]?.symbol).toBe("uinput_ioctl_handler");
     expect(entry.candidates[0]?.matches).toEqual(expect.arrayContaining([expect.objectContaining({ term: "ui_dev_create", field: "body" })]));
   });
