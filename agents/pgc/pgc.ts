@@ -121,7 +121,13 @@ export class Pgc {
       // The functions whose O1 document (name, signature, doc, body) holds a word: the lexical index's postings.
       // And those using it, whole, past their stored body (parse/body-uses.ts).
       const late = new Map<string, GraphNode[]>();
-      for (const node of graph.nodes) for (const word of node.terms.uses) late.set(word, [...(late.get(word) ?? []), node]);
+      for (const node of graph.nodes) {
+        for (const word of node.terms.uses) {
+          const list = late.get(word);
+          if (list) list.push(node);
+          else late.set(word, [node]);
+        }
+      }
       const usedBy = (word: string) => {
         const found = this.retrieval.index.docsWithTerm(word).flatMap((id) => {
           const doc = this.retrieval.docs.get(id);
