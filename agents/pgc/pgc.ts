@@ -119,7 +119,7 @@ export class Pgc {
       const graph = this.callGraph();
       const nodes = new Map(graph.nodes.map((n) => [placeKey(n.file_path, n.line_start, n.name), n]));
       // The functions whose O1 document (name, signature, doc, body) holds a word: the lexical index's postings.
-      // And those using it, whole, past their stored body (parse/body-uses.ts).
+      // And those using it, whole, past their stored body (parse/body-uses.ts); a node both lists hold counts once all the same.
       const late = new Map<string, GraphNode[]>();
       for (const node of graph.nodes) {
         for (const word of node.terms.uses) {
@@ -128,15 +128,14 @@ export class Pgc {
           else late.set(word, [node]);
         }
       }
-      const usedBy = (word: string) => {
-        const found = this.retrieval.index.docsWithTerm(word).flatMap((id) => {
+      const usedBy = (word: string) => [
+        ...this.retrieval.index.docsWithTerm(word).flatMap((id) => {
           const doc = this.retrieval.docs.get(id);
           const node = doc?.overlay === "O1" ? nodes.get(placeKey(doc.file_path, doc.line_start, doc.symbol)) : undefined;
           return node ? [node] : [];
-        });
-        const more = (late.get(word) ?? []).filter((n) => !found.includes(n));
-        return more.length > 0 ? [...found, ...more] : found;
-      };
+        }),
+        ...(late.get(word) ?? []),
+      ];
       this.searchValue = new ScopeSearch(this.scope, graph, this.reader, (node) => bodies.get(placeKey(node.file_path, node.line_start, node.name)) ?? "", usedBy);
     }
     return this.searchValue;

@@ -16,7 +16,7 @@ export interface ScoredNode {
   score: number;
 }
 
-/** The nodes whose bodies use a word whole (the scope's lexical index knows; the entry index keeps no bodies). */
+/** The nodes whose bodies use a word whole (the scope's lexical index knows; the entry index keeps no bodies); a node may be listed twice. */
 export type UsedBy = (word: string) => readonly GraphNode[];
 
 export class EntryIndex {

@@ -90,7 +90,7 @@ const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
  * define is named as it is.
  */
 function inheritedFrom(name: string, receiverClass: string, family: ReadonlySet<string>, index: CalleeIndex): ResolvedCallee {
-  const isClassHere = (cls: string) => index.named(cls).some((n) => n.kind === "class");
+  const isClassHere = (cls: string) => definesClass(index, cls);
   if (!isClassHere(receiverClass)) return { kind: "member", name, receiverClass };
   for (const cls of family) {
     const outside = (index.basesOf?.(cls) ?? []).find((base) => !isClassHere(base));
@@ -240,6 +240,11 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
  */
 export function oneReceiverClass(classes: readonly string[] | undefined, index: CalleeIndex): string | undefined {
   if (!classes || classes.length === 0) return undefined;
-  const here = classes.filter((cls) => index.named(cls).some((n) => n.kind === "class"));
+  const here = classes.filter((cls) => definesClass(index, cls));
   return here.length === 1 ? here[0] : here.length === 0 ? classes[0] : undefined;
+}
+
+/** Whether the scope defines a class of this name. */
+function definesClass(index: CalleeIndex, cls: string): boolean {
+  return index.named(cls).some((n) => n.kind === "class");
 }
