@@ -27,27 +27,36 @@ const MAX_CALLER_WORDS = 6;
  */
 const CALL_NOUN = /^(?:call|use|invoke)$/i;
 
-/** "Who calls X", "what uses X", "which (serial) drivers call X", "callers of X", "X is called by", "where is X called". */
+/**
+ * "… by calling X": the means by which the code asked for does what it does. When the "which" or "what"
+ * of the question is its subject (no auxiliary or pronoun comes before), the code asked for is a caller
+ * of X however long its description ("Which code starts or restarts the countdown of a query or mutation
+ * by calling scheduleGc?").
+ */
+const BY_CALLING = /^(?:calling|invoking)$/i;
+
+/** "Who calls X", "what uses X", "which (serial) drivers call X", "which code … by calling X", "callers of X", "X is called by", "where is X called". */
 function asksForCallers(text: string): boolean {
   if (CALLERS_PHRASE.test(text)) return true;
   const words = text.split(/\s+/).map((w) => w.replace(/^[^\w$]+|[^\w$]+$/g, ""));
   for (const [i, word] of words.entries()) {
     if (!/^(?:who|what|which)$/i.test(word)) continue;
-    for (let k = i + 1; k <= i + 1 + MAX_CALLER_WORDS && k < words.length; k++) {
+    for (let k = i + 1; k < words.length; k++) {
       const next = words[k] as string;
       if (k === i + 1 && /^(?:which|what)$/i.test(word) && CALL_NOUN.test(next)) break;
-      if (CALLING.test(next)) return true;
+      if (k <= i + 1 + MAX_CALLER_WORDS && CALLING.test(next)) return true;
       if (NOT_A_CALLER.has(next.toLowerCase())) break;
+      if (next.toLowerCase() === "by" && BY_CALLING.test(words[k + 1] ?? "")) return true;
     }
   }
   return false;
 }
 
 /**
- * The thing a "who calls" question is about: the word after "calls" / "callers of", or before "is called
- * by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
+ * The thing a "who calls" question is about: the word after "calls" / "by calling" / "callers of", or
+ * before "is called by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
  */
-const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
+const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|(?<=\bby\s+)(?:calling|invoking)|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
 
 /** Words that begin a description, not a name: "Who calls the function that …", "Who calls my handler?". */
 const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your", "into", "back", "out", "through"]);

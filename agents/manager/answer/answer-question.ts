@@ -13,7 +13,7 @@ import type { PublicSurface } from "../entry/public-surface.js";
 import { traceCallers } from "../search/trace-callers.js";
 import { memoizeExpand } from "../search/expand-memo.js";
 import { climbCallers } from "../search/climb-callers.js";
-import { fromNamedStep, namedByQuestion } from "../search/named-start.js";
+import { firstNamed, fromNamedStep, namedByQuestion } from "../search/named-start.js";
 import { tooLittle } from "./too-little.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
@@ -61,6 +61,17 @@ export function startBeam(question: Pick<ParsedQuestion, "terms">, candidates: r
   const written = out.some(named) ? undefined : candidates.find((c) => c.score >= START_THRESHOLD && named(c));
   if (written) out.push(written);
   return out;
+}
+
+/**
+ * "Who calls X?" is answered from X: the best candidate whose whole name is the name the question writes,
+ * when one is among them, though a function using X in a body that holds more of the question's words
+ * ("Which code starts … the garbage-collection countdown … by calling scheduleGc?") scores higher, and
+ * whatever its score (START_THRESHOLD): the question names it.
+ */
+function calledCandidate(question: ParsedQuestion, candidates: readonly ScoredCandidate[]): ScoredCandidate | undefined {
+  const named = firstNamed(question);
+  return named ? candidates.find((c) => c.kind !== "class" && named(c.matches)) : undefined;
 }
 
 /** Start candidates listed in the start decision besides the chosen one. */
@@ -199,10 +210,13 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
   const fragments = new Set(parsed.terms.filter((t) => t.fragment).map((t) => t.term));
   const anchoredCandidates = round.candidates.filter((c) => anchored(c, fragments));
-  const start = anchoredCandidates[0];
   const callers = parsed.intent === "callers" && !request.to;
+  const called = callers ? calledCandidate(round.question, anchoredCandidates) : undefined;
+  const start = called ?? anchoredCandidates[0];
   let outcome: TraceOutcome;
-  if (!start || start.score < START_THRESHOLD) {
+  // A function whose whole name the who-calls question writes is where it starts, however little else of
+  // the question its own description holds.
+  if (!start || (start.score < START_THRESHOLD && !called)) {
     const best = start
       ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${START_THRESHOLD}`
       : round.candidates[0]

@@ -26,7 +26,7 @@ export function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches
  * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
  * is where the question says the path ends. Null when the question writes no such name.
  */
-function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
+export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
   const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
   if (first === undefined || destinationTerms(question).has(first)) return null;
   return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));

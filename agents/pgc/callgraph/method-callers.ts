@@ -20,11 +20,15 @@ function receiverOf(callee: string): string | undefined {
   return /^(.*?)(?:\.|->|::)#?[A-Za-z_$][\w$]*$/.exec(callee.replace(/\?\./g, "."))?.[1]?.split(/\.|->|::/).at(-1);
 }
 
+/** The receiver that is the calling method's own object. */
+const SELF = /^(?:this|self)$/;
+
 /**
  * Whether a call of a method's name calls it as `owner`'s (`Retry.from_int` asked as the callers of
  * `Retry.from_int`): it resolved here to a method of that class or one related to it, it leaves the
- * scope through an object of such a class, or its receiver names the class (`Retry.from_int(…)`,
- * `self.environment.parse(…)` for `Environment`). A call through an object of unknown class is not
+ * scope through an object of such a class, its receiver names the class (`Retry.from_int(…)`,
+ * `self.environment.parse(…)` for `Environment`), or it is made on the caller's own object (`this`,
+ * `self`) in a class related to it. A call through an object of unknown class is not
  * counted: `options.parse(…)` is any class's `parse`.
  */
 export function callsMethodOf(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, call: CallerOf, owner: string): boolean {
@@ -34,6 +38,8 @@ export function callsMethodOf(graph: Pick<CallGraph, "subclassesOf" | "superclas
   const receiver = receiverOf(call.callee)?.replace(/^_+/, "");
   if (!receiver) return false;
   if (receiver === owner) return true;
+  // `this.scheduleGc()` in a class deriving from `owner` (`Mutation extends Removable`) calls the method it inherits.
+  if (SELF.test(receiver)) return family.has(containerOf(call.node));
   return receiver.length >= MIN_RECEIVER_WORD && splitIdentifier(owner).some((word) => word.toLowerCase() === receiver.toLowerCase());
 }
 

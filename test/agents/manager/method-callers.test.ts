@@ -46,6 +46,10 @@ const SOURCES: Record<string, Record<string, string>> = {
       "def unrelated(thing):",
       "    return thing.from_int(3)",
       "",
+      "class PatientRetry(Retry):",
+      "    def again(self):",
+      "        return self.from_int(2)",
+      "",
     ].join("\n"),
   },
   pool: {
@@ -81,8 +85,8 @@ describe("who calls a method", () => {
 
     expect(asked.sort()).toEqual(["adapters:Retry.from_int", "pool:Retry.from_int", "util:Retry.from_int"]);
     // The other scopes' callers first, then its own scope's, while the hop budget has room.
-    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}:${s.role}`)).toEqual(["util:Retry.from_int:entry", "adapters:Adapter.__init__:caller", "util:default_retry:caller"]);
-    expect(traced.steps[1]?.call_site).toMatchObject({ file_path: "adapters/http.py", line: 5, text: "        self.max_retries = Retry.from_int(retries)" });
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}:${s.role}`)).toEqual(["util:Retry.from_int:entry", "adapters:PatientRetry.again:caller", "adapters:Adapter.__init__:caller", "util:default_retry:caller"]);
+    expect(traced.steps[2]?.call_site).toMatchObject({ file_path: "adapters/http.py", line: 5, text: "        self.max_retries = Retry.from_int(retries)" });
     expect(traced.decisions.map((d) => d.detail)).toContain("Retry.from_int is a method: the 2 other scopes were asked for calls through its class; adapters make them");
     expect(traced.decisions.map((d) => d.detail)).toContain("util, which defines from_int, calls it too: default_retry");
   });
@@ -94,8 +98,9 @@ describe("who calls a method", () => {
       const result = await adapters.search().expand(parseExpandArgs({ question, mode: "callers", from: { symbol }, covered: {}, max_depth: 0 }));
       return result.leads.map((l) => result.steps[l.path[0]!]?.qualified).sort();
     };
-    // By its name alone, every call of a from_int; as Retry's method, only Retry.from_int(…).
-    expect(await callers("from_int")).toEqual(["Adapter.__init__", "unrelated"]);
-    expect(await callers("Retry.from_int")).toEqual(["Adapter.__init__"]);
+    // By its name alone, every call of a from_int; as Retry's method, Retry.from_int(…) and a subclass's
+    // self.from_int(…), which it inherits (tried on TanStack Query's core: `this.scheduleGc()` in `Mutation`).
+    expect(await callers("from_int")).toEqual(["Adapter.__init__", "PatientRetry.again", "unrelated"]);
+    expect(await callers("Retry.from_int")).toEqual(["Adapter.__init__", "PatientRetry.again"]);
   });
 });
