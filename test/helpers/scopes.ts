@@ -1,6 +1,7 @@
 // Scopes of real code in-process: each writes its files under one root and opens its own PGC there, so a
 // manager-side search can be run against the workers' real call-graph searches without a fleet.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -10,7 +11,7 @@ import { Pgc } from "../../agents/pgc/pgc.js";
 import { ScopeMap } from "../../agents/manager/scope-map.js";
 import { entryRound } from "../../agents/manager/entry/entry-round.js";
 import { traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
-import type { SearchAnswerDeps } from "../../agents/manager/answer/answer-question.js";
+import { answerBySearch, type SearchAnswerDeps } from "../../agents/manager/answer/answer-question.js";
 import { parseQuestion } from "../../agents/search/question.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
 import type { ScopeFacts } from "../../topology/index.js";
@@ -128,4 +129,11 @@ export function callsFrom(graph: CallGraph, qualified: string): { local: string[
     local: graph.callsOf(node?.id ?? -1).map((e) => `${graph.nodes[e.to]?.qualified}:${e.line}`),
     exits: graph.exitsOf(node?.id ?? -1).map((e) => `${e.target}:${e.line}`),
   };
+}
+
+/** The manager's answer to `question` over these scopes in-process, each step's lines re-hashed against the files the scopes were built from. */
+export async function answerOver(scopes: ReadonlyMap<string, Pgc>, question: string, maxHops = 6): ReturnType<typeof answerBySearch> {
+  const root = [...scopes.values()][0]?.root ?? "";
+  const deps = await searchDepsOf(scopes, { readFile: async (path) => readFile(join(root, path), "utf8").catch(() => null) });
+  return answerBySearch(deps, { id: "q", question, maxHops });
 }

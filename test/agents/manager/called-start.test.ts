@@ -3,10 +3,7 @@
 // TanStack Query's core: "Which code starts or restarts the garbage-collection countdown … by calling
 // scheduleGc?" had begun at `Mutation.removeObserver`. Python parsed for real; the manager's answer in-process.
 import { describe, expect, it } from "vitest";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { searchDepsOf, withScopes } from "../../helpers/scopes.js";
-import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
+import { answerOver, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES: Record<string, Record<string, string>> = {
   timers: {
@@ -37,11 +34,7 @@ const SOURCES: Record<string, Record<string, string>> = {
 
 const scopes = withScopes("mesh-called-start-", SOURCES);
 
-async function ask(question: string) {
-  const pgcs = scopes();
-  const deps = await searchDepsOf(pgcs, { readFile: async (path) => readFile(join(pgcs.get("cache")!.root, path), "utf8").catch(() => null) });
-  return answerBySearch(deps, { id: "q", question, maxHops: 6 });
-}
+const ask = (question: string) => answerOver(scopes(), question);
 
 describe("a who-calls question", () => {
   it("begins at the function it names, and finds the calls a subclass makes of it on its own object", async () => {

@@ -4,10 +4,7 @@
 // streams' `open_connection`, goes back into the selector loop's `sock_connect`). Python parsed for real;
 // each scope's own search, the manager's answer in-process.
 import { describe, expect, it } from "vitest";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { searchDepsOf, withScopes } from "../../helpers/scopes.js";
-import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
+import { answerOver, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES: Record<string, Record<string, string>> = {
   streams: {
@@ -44,12 +41,7 @@ const SOURCES: Record<string, Record<string, string>> = {
 
 const scopes = withScopes("mesh-named-start-", SOURCES);
 
-async function ask(question: string) {
-  const pgcs = scopes();
-  // Each step's lines are re-hashed against the files the scopes were built from.
-  const deps = await searchDepsOf(pgcs, { readFile: async (path) => readFile(join(pgcs.get("base")!.root, path), "utf8").catch(() => null) });
-  return answerBySearch(deps, { id: "q", question, maxHops: 6 });
-}
+const ask = (question: string) => answerOver(scopes(), question);
 
 describe("a chain that reaches the function the question names", () => {
   it("is traced from that function, and goes back into the scope the longer chain had come from", async () => {

@@ -170,14 +170,11 @@ describe("parseQuestion", () => {
     const which = parseQuestion("How is the host name resolved, and which call finally performs the DNS lookup?");
     expect([which.intent, which.names]).toEqual(["how", []]);
     expect(parseQuestion("What calls tcp_sendmsg?").intent).toBe("callers");
-  });
-
-  it("knows a who-calls question that names the call as the means, however long the callers' description", () => {
-    // Tried on TanStack Query's core: it had been traced forward from scheduleGc.
+    // "… by calling X", the means, however long the callers' description (tried on TanStack Query's core:
+    // it had been traced forward from scheduleGc); not when the "what" is no subject, nor in a "how".
     const means = parseQuestion("Which code starts or restarts the garbage-collection countdown of a query or mutation by calling scheduleGc?");
     expect([means.intent, means.names[0]]).toEqual(["callers", "scheduleGc"]);
     expect(parseQuestion("What functions in the block layer end a request by invoking blk_mq_end_request?").intent).toBe("callers");
-    // The "what" is not the subject: the question asks what a function does.
     expect(parseQuestion("What does the worker do by calling ack?").intent).toBe("how");
     expect(parseQuestion("How does the observer start a fetch by calling executeFetch?").intent).toBe("how");
   });
