@@ -12,11 +12,18 @@ function hopLines(hop: HopRecord): string[] {
   return lines;
 }
 
+/** "; asked 4 scopes for entry points, 21 expansions (6 shared) in 9 requests": what the answer cost the fleet. */
+function costText(cost: MultiHopResult["cost"]): string {
+  if (!cost) return "";
+  const requests = cost.expand_requests === undefined ? "" : ` in ${cost.expand_requests} request${cost.expand_requests === 1 ? "" : "s"}`;
+  return `; asked ${cost.entry_requests} scope${cost.entry_requests === 1 ? "" : "s"} for entry points, ${cost.expansions} expansion${cost.expansions === 1 ? "" : "s"} (${cost.expansions_shared} shared)${requests}`;
+}
+
 export function formatResult(result: MultiHopResult): string {
   if (result.chain !== undefined) {
     return [
       `${result.id}: ${result.question}`,
-      `path ${result.query_path.join(" → ") || "(none)"} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; ${result.elapsed_ms} ms)`,
+      `path ${result.query_path.join(" → ") || "(none)"} (${result.mode}; ${result.safety.actual_hops} of at most ${result.safety.max_hops} hops; ${result.elapsed_ms} ms${costText(result.cost)})`,
       "",
       result.answer,
       "",

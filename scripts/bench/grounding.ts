@@ -146,8 +146,23 @@ interface CorpusRun {
    */
   first_ask_ms: number;
   methods: Record<Method, MethodSummary>;
+  /** The median traced question's requests to the fleet (MultiHopResult.cost). */
+  cost_p50: CostSummary;
   /** Per question: the scores of both methods, and the traced answer's chain and decisions, to see why. */
-  questions: { id: string; question: string; kind: string; gold: string[]; traced: Scored; one_scope: Scored; answer: NonNullable<MultiHopResult["chain"]>; decisions: NonNullable<MultiHopResult["decisions"]> }[];
+  questions: { id: string; question: string; kind: string; gold: string[]; traced: Scored; one_scope: Scored; answer: NonNullable<MultiHopResult["chain"]>; decisions: NonNullable<MultiHopResult["decisions"]>; cost: MultiHopResult["cost"] | null }[];
+}
+
+/** Medians over traced questions of what each asked of the fleet: entry requests, expansions, and the requests sent for them. */
+interface CostSummary {
+  entry_requests: number;
+  expansions: number;
+  expand_requests: number;
+}
+
+function costSummary(costs: readonly (MultiHopResult["cost"] | null)[]): CostSummary {
+  const known = costs.filter((c): c is NonNullable<MultiHopResult["cost"]> => c !== null && c !== undefined);
+  const p50 = (pick: (c: NonNullable<MultiHopResult["cost"]>) => number) => (known.length === 0 ? 0 : median(known.map(pick)));
+  return { entry_requests: p50((c) => c.entry_requests), expansions: p50((c) => c.expansions), expand_requests: p50((c) => c.expand_requests ?? 0) };
 }
 
 async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log: (line: string) => void): Promise<CorpusRun> {
@@ -179,10 +194,10 @@ async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log:
       if (!traced) throw new Error("unreachable: the traced answer is asked first");
       const t = scored.traced;
       log(`  ${q.id} ${q.kind.padEnd(8)} start ${mark(t.start_right)} final ${mark(t.final_right)} recall ${t.recall ?? "-"} ${t.outcome}/${t.confidence} ${t.latency_ms} ms  [one scope recall ${scored.one_scope.recall ?? "-"}]`);
-      questions.push({ id: q.id, question: q.question, kind: q.kind, gold: steps.map((s) => `${s.file}:${s.symbol} [${s.scope}]`), traced: scored.traced, one_scope: scored.one_scope, answer: traced.chain ?? [], decisions: traced.decisions ?? [] });
+      questions.push({ id: q.id, question: q.question, kind: q.kind, gold: steps.map((s) => `${s.file}:${s.symbol} [${s.scope}]`), traced: scored.traced, one_scope: scored.one_scope, answer: traced.chain ?? [], decisions: traced.decisions ?? [], cost: traced.cost ?? null });
     }
     const methods = Object.fromEntries(METHODS.map((m) => [m, summarize(questions.map((q) => q[m]))])) as Record<Method, MethodSummary>;
-    return { corpus: cases.corpus, language: cases.language, scopes: up.fleet.scopes.length, files_fetched: fetched, first_ask_ms: firstAsk, methods, questions };
+    return { corpus: cases.corpus, language: cases.language, scopes: up.fleet.scopes.length, files_fetched: fetched, first_ask_ms: firstAsk, methods, cost_p50: costSummary(questions.map((q) => q.cost)), questions };
   } finally {
     await client.close();
     await fleetDown(up.dir);
@@ -258,6 +273,7 @@ async function main(): Promise<void> {
     environment: benchEnvironment(),
     overall,
     ratios: { latency_p50_traced_over_one_scope: ratio(overall.traced.latency_p50_ms, overall.one_scope.latency_p50_ms) },
+    cost_p50: costSummary(runs.flatMap((r) => r.questions.map((q) => q.cost))),
     corpora: runs,
   };
   writeJsonFile(values.out ?? RESULT_FILE, report);

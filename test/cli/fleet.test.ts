@@ -68,6 +68,8 @@ describe("a fleet through the CLI", () => {
     const trace = await mesh("trace", result.id);
     expect(trace.code).toBe(0);
     expect(trace.stdout).toMatch(/path drivers → kernel → mm/);
+    // What the answer asked of the fleet: each of its 4 scopes for entry points, then its expansions.
+    expect(trace.stdout).toMatch(/; asked 4 scopes for entry points, \d+ expansions \(\d+ shared\) in \d+ requests?\)/);
 
     // Every citation of the answer, not just the manager's sample, re-hashed against the fleet's root.
     const verified = await mesh("trace", result.id, "--verify");

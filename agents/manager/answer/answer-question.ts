@@ -203,7 +203,8 @@ function checkRoute(graph: ScopeGraph, from: string, to: string, maxHops: number
 export async function answerBySearch(given: SearchAnswerDeps, request: SearchAnswerRequest): Promise<MultiHopResult> {
   const started = Date.now();
   // The starts traced side by side and the exits looked into ask the same expansions often: once each.
-  const deps: SearchAnswerDeps = { ...given, expand: memoizeExpand(given.expand).expand };
+  const memo = memoizeExpand(given.expand);
+  const deps: SearchAnswerDeps = { ...given, expand: memo.expand };
   for (const scope of [request.from, request.to]) if (scope !== undefined && !deps.scopes.includes(scope)) throw unknownScope(scope, deps.scopes);
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface);
@@ -278,5 +279,6 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
     total_agents_queried: new Set(outcome.hops.map((h) => h.agent)).size,
     safety: { max_hops: request.maxHops, actual_hops: outcome.hops.length, visited_agents: outcome.hops.map((h) => h.agent), stopped_because: stopped },
     elapsed_ms: Date.now() - started,
+    cost: { entry_requests: request.from ? 1 : deps.scopes.length, expansions: memo.stats.sent + memo.stats.shared, expansions_shared: memo.stats.shared },
   };
 }

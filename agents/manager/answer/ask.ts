@@ -72,6 +72,11 @@ export async function askQuestion(ctx: AskContext, question: string, options: As
       { id, question, maxHops, from: options.from, to: options.to },
     );
   } else {
+    // Expansions asked of one scope at once go as one request (search/expand-batch.ts).
+    const batcher = batchExpands(async (scope, op, args, trail) => {
+      const { result: expanded, agent, failovers } = await dispatchOp(node, ctx.directory, scope, op, args, { trail, traceId: id }, ctx.logger);
+      return { result: expanded, agent: agent.id, failovers: failovers.length };
+    });
     result = await answerBySearch(
       {
         managerId: node.id,
@@ -80,11 +85,7 @@ export async function askQuestion(ctx: AskContext, question: string, options: As
         ownership,
         surface: ctx.scopeMap.surface(),
         askEntry: async (scope, args) => (await dispatchOp(node, ctx.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, ctx.logger)).result,
-        // Expansions asked of one scope at once go as one request (search/expand-batch.ts).
-        expand: batchExpands(async (scope, op, args, trail) => {
-          const { result: expanded, agent, failovers } = await dispatchOp(node, ctx.directory, scope, op, args, { trail, traceId: id }, ctx.logger);
-          return { result: expanded, agent: agent.id, failovers: failovers.length };
-        }).expand,
+        expand: batcher.expand,
         hashSources: {
           readFile: ctx.readFile,
           verifyRemote: undefined,
@@ -94,6 +95,7 @@ export async function askQuestion(ctx: AskContext, question: string, options: As
       },
       { id, question, maxHops, ...(options.from ? { from: options.from } : {}), ...(options.to ? { to: options.to } : {}) },
     );
+    if (result.cost) result = { ...result, cost: { ...result.cost, expand_requests: batcher.stats.requests } };
   }
   // Written behind the answer, in order with its hop outputs; `trace` (audit.find) waits for it.
   void ctx.audit.append({ kind: "multi_hop", ...result });

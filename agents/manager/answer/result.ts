@@ -60,6 +60,22 @@ export interface MultiHopResult {
   total_agents_queried: number;
   safety: { max_hops: number; actual_hops: number; visited_agents: string[]; stopped_because: string };
   elapsed_ms: number;
+  /** What the search asked of the fleet (mode "traced"; absent from the older modes): see SearchCost. */
+  cost?: SearchCost;
+}
+
+/**
+ * What one traced answer asked of the fleet: what its latency is made of on a fleet whose workers share
+ * the machine's cores.
+ */
+export interface SearchCost {
+  /** Scopes asked `entry` (the fan-out round). */
+  entry_requests: number;
+  /** Expansions the search asked for (forward and callers), and how many of those shared an earlier identical one's answer (expand-memo.ts). */
+  expansions: number;
+  expansions_shared: number;
+  /** Requests sent for the expansions not shared: `expand`, or `expand_batch` for several of one scope at once (expand-batch.ts). Absent when the search ran without the bus. */
+  expand_requests?: number;
 }
 
 export class MultiHopError extends Error {

@@ -108,5 +108,8 @@ describe("a question's search", () => {
     expect(sent.filter((k) => k.startsWith('["relay"')).length).toBeGreaterThan(0);
     // Each (scope, arguments) reached a worker once.
     expect(new Set(sent).size).toBe(sent.length);
+    // The answer says what it asked: every scope's entry, and its expansions, some answered by an earlier one's answer.
+    expect(result.cost).toEqual({ entry_requests: scopes().size, expansions: sent.length + (result.cost?.expansions_shared ?? 0), expansions_shared: expect.any(Number) as number });
+    expect(result.cost?.expansions_shared).toBeGreaterThan(0);
   });
 });

@@ -96,6 +96,11 @@ describe("the manager over the demo kernel", () => {
     expect(result.chain?.some((s) => s.symbol === "dma_alloc_coherent" && s.scope === "kernel")).toBe(true);
     expect(new Set(result.query_path).size).toBe(result.query_path.length);
     expect(result.decisions?.[0]?.detail).toMatch(/e1000_setup_ring .* in drivers: relevance/);
+    // What it asked of the fleet: every scope's entry, and its expansions in as many requests at most as were not shared.
+    const cost = result.cost;
+    expect(cost?.entry_requests).toBe(expected.scopes.length);
+    expect(cost?.expand_requests).toBeGreaterThan(0);
+    expect(cost?.expand_requests).toBeLessThanOrEqual((cost?.expansions ?? 0) - (cost?.expansions_shared ?? 0));
   });
 
   it("of two exits worth the same, follows the one the worker put first: the call that maps the buffer, not its error check", async () => {
