@@ -4,7 +4,7 @@
 // code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
 // their names), the questions parsed as the manager parses them.
 import { describe, expect, it } from "vitest";
-import { bestStart, chainCost, START_BEAM, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
+import { bestStart, chainCost, START_BEAM, START_RATIO, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
 import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, relevance } from "../../../agents/search/relevance.js";
@@ -81,5 +81,12 @@ describe("startBeam", () => {
     expect(startBeam(question, [scored("schedule", 0.5), ...others]).map((c) => c.symbol)).toEqual(["schedule", ...others.slice(0, START_BEAM - 1).map((c) => c.symbol)]);
     expect(startBeam(question, [...others, scored("schedule", START_THRESHOLD + 0.01, "class")])).toHaveLength(START_BEAM);
     expect(startBeam(question, [...others, scored("schedule", START_THRESHOLD - 0.01)])).toHaveLength(START_BEAM);
+  });
+
+  it(`traces no start scoring below ${START_RATIO} of the best one, but still the function the question writes as code`, () => {
+    const best = 0.8;
+    const beam = startBeam(question, [scored("pick_next_task_fair", best), scored("set_next_task", best * START_RATIO + 0.01), scored("sched_idle_cfs_rq", best * START_RATIO - 0.01), scored("schedule", START_THRESHOLD + 0.01)]);
+
+    expect(beam.map((c) => c.symbol)).toEqual(["pick_next_task_fair", "set_next_task", "schedule"]);
   });
 });

@@ -104,7 +104,7 @@ describe("a question's search", () => {
     const sent: string[] = [];
     const deps = await searchDepsOf(scopes(), { onExpand: (scope, expandArgs) => sent.push(expandKey(scope, expandArgs)) });
     const result = await answerBySearch(deps, { id: "q", question: "How does post_letter deliver a letter to the courier?", maxHops: 6 });
-    expect(result.decisions?.some((d) => /traced from 3 starts.*post_letter \[desk\].*post_letter \[post\]/.test(d.detail))).toBe(true);
+    expect(result.decisions?.some((d) => /traced from [2-5] starts.*post_letter \[desk\].*post_letter \[post\]/.test(d.detail))).toBe(true);
     expect(sent.filter((k) => k.startsWith('["relay"')).length).toBeGreaterThan(0);
     // Each (scope, arguments) reached a worker once.
     expect(new Set(sent).size).toBe(sent.length);
