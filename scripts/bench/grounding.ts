@@ -157,12 +157,23 @@ interface CostSummary {
   entry_requests: number;
   expansions: number;
   expand_requests: number;
+  /** The expansions' medians by kind (MultiHopResult.cost.expansions_by_kind). */
+  starts: number;
+  callees: number;
+  callers: number;
 }
 
 function costSummary(costs: readonly (MultiHopResult["cost"] | null)[]): CostSummary {
   const known = costs.filter((c): c is NonNullable<MultiHopResult["cost"]> => c !== null && c !== undefined);
   const p50 = (pick: (c: NonNullable<MultiHopResult["cost"]>) => number) => (known.length === 0 ? 0 : median(known.map(pick)));
-  return { entry_requests: p50((c) => c.entry_requests), expansions: p50((c) => c.expansions), expand_requests: p50((c) => c.expand_requests ?? 0) };
+  return {
+    entry_requests: p50((c) => c.entry_requests),
+    expansions: p50((c) => c.expansions),
+    expand_requests: p50((c) => c.expand_requests ?? 0),
+    starts: p50((c) => c.expansions_by_kind.starts),
+    callees: p50((c) => c.expansions_by_kind.callees),
+    callers: p50((c) => c.expansions_by_kind.callers),
+  };
 }
 
 async function runCorpus(cases: CaseFile, cacheDir: string, repeat: number, log: (line: string) => void): Promise<CorpusRun> {

@@ -287,6 +287,6 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
     total_agents_queried: new Set(outcome.hops.map((h) => h.agent)).size,
     safety: { max_hops: request.maxHops, actual_hops: outcome.hops.length, visited_agents: outcome.hops.map((h) => h.agent), stopped_because: stopped },
     elapsed_ms: Date.now() - started,
-    cost: { entry_requests: request.from ? 1 : deps.scopes.length, expansions: memo.stats.sent + memo.stats.shared, expansions_shared: memo.stats.shared },
+    cost: { entry_requests: request.from ? 1 : deps.scopes.length, expansions: memo.stats.sent + memo.stats.shared, expansions_shared: memo.stats.shared, expansions_by_kind: { ...memo.stats.kinds } },
   };
 }

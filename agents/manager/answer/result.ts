@@ -74,6 +74,8 @@ export interface SearchCost {
   /** Expansions the search asked for (forward and callers), and how many of those shared an earlier identical one's answer (expand-memo.ts). */
   expansions: number;
   expansions_shared: number;
+  /** The expansions by what they were asked for: a start's own paths, an exit's callee (a look-ahead, or the hop it leads to), a function's callers (the climb, "who calls"). */
+  expansions_by_kind: { starts: number; callees: number; callers: number };
   /** Requests sent for the expansions not shared: `expand`, or `expand_batch` for several of one scope at once (expand-batch.ts). Absent when the search ran without the bus. */
   expand_requests?: number;
 }

@@ -21,16 +21,23 @@ function passesGuards(trail: Trail, agent: string): boolean {
   return trail.hops <= trail.maxHops && !trail.path.includes(agent);
 }
 
+/** What an expansion was asked for: a start's own paths, an exit's callee (a look-ahead, or the hop it leads to), or a function's callers. */
+export type ExpansionKind = "starts" | "callees" | "callers";
+
+export function expansionKind(args: ExpandArgs): ExpansionKind {
+  return args.mode === "callers" ? "callers" : args.from.called === true ? "callees" : "starts";
+}
+
 export interface ExpandMemo {
   expand: Expand;
-  /** Requests sent to workers, and requests answered by an earlier one's answer. */
-  readonly stats: { sent: number; shared: number };
+  /** Requests sent to workers, requests answered by an earlier one's answer, and all asked by kind. */
+  readonly stats: { sent: number; shared: number; kinds: Record<ExpansionKind, number> };
 }
 
 /** `expand`, asking each (scope, arguments) of one question once. A failed request is not remembered. */
 export function memoizeExpand(expand: Expand): ExpandMemo {
   const known = new Map<string, Promise<Answered>>();
-  const stats = { sent: 0, shared: 0 };
+  const stats = { sent: 0, shared: 0, kinds: { starts: 0, callees: 0, callers: 0 } };
   const send = (scope: string, args: ExpandArgs, trail: Trail): Promise<Answered> => {
     stats.sent++;
     return expand(scope, args, trail);
@@ -38,6 +45,7 @@ export function memoizeExpand(expand: Expand): ExpandMemo {
   return {
     stats,
     expand: (scope, args, trail) => {
+      stats.kinds[expansionKind(args)]++;
       const key = expandKey(scope, args);
       const earlier = known.get(key);
       if (earlier) {

@@ -63,7 +63,8 @@ describe("memoizeExpand", () => {
     const [a, b] = await Promise.all([memo.expand("mail", args(), TRAIL), memo.expand("mail", args(), TRAIL)]);
     const c = await memo.expand("mail", args(), { ...TRAIL, path: ["manager", "other-1"], hops: 2 });
     expect(sent).toEqual(["mail"]);
-    expect(memo.stats).toEqual({ sent: 1, shared: 2 });
+    // Three asked, all a start's own paths (from no call): one sent, two shared.
+    expect(memo.stats).toEqual({ sent: 1, shared: 2, kinds: { starts: 3, callees: 0, callers: 0 } });
     expect(b.result).toBe(a.result);
     expect(c.result).toBe(a.result);
     // A shared answer took no failover of its own.
@@ -109,7 +110,12 @@ describe("a question's search", () => {
     // Each (scope, arguments) reached a worker once.
     expect(new Set(sent).size).toBe(sent.length);
     // The answer says what it asked: every scope's entry, and its expansions, some answered by an earlier one's answer.
-    expect(result.cost).toEqual({ entry_requests: scopes().size, expansions: sent.length + (result.cost?.expansions_shared ?? 0), expansions_shared: expect.any(Number) as number });
+    expect(result.cost).toEqual({ entry_requests: scopes().size, expansions: sent.length + (result.cost?.expansions_shared ?? 0), expansions_shared: expect.any(Number) as number, expansions_by_kind: expect.any(Object) as object });
     expect(result.cost?.expansions_shared).toBeGreaterThan(0);
+    // By kind: each start's own paths, the exits' callees looked into (`deliver`), and the climb's callers.
+    const kinds = result.cost?.expansions_by_kind;
+    expect((kinds?.starts ?? 0) + (kinds?.callees ?? 0) + (kinds?.callers ?? 0)).toBe(result.cost?.expansions);
+    expect(kinds?.starts).toBeGreaterThanOrEqual(2);
+    expect(kinds?.callees).toBeGreaterThan(0);
   });
 });
