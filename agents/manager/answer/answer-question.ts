@@ -110,16 +110,29 @@ export interface SearchAnswerRequest {
  * question writes as code (`exit()`) wins: the question says it starts there. A class it names
  * (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
  */
-export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
+export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; upstream: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
   const value = (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => (o.coverage - chainCost(o)) * (starts[i]?.prior ?? 1);
+  const worth = (i: number) => value(traced[i] as TraceOutcome, i);
   let best = 0;
-  for (let i = 1; i < traced.length; i++) if (value(traced[i] as TraceOutcome, i) > value(traced[best] as TraceOutcome, best) + COVERAGE_TIE) best = i;
+  for (let i = 1; i < traced.length; i++) if (worth(i) > worth(best) + COVERAGE_TIE) best = i;
   const named = (i: number) => writtenAsCode(question, starts[i]);
   if (!named(best)) {
-    const tied = traced.findIndex((o, i) => named(i) && value(o, i) >= value(traced[best] as TraceOutcome, best) - COVERAGE_TIE);
-    if (tied >= 0) return { best: tied, byName: true, value };
+    const tied = traced.findIndex((_, i) => named(i) && worth(i) >= worth(best) - COVERAGE_TIE);
+    if (tied >= 0) return { best: tied, byName: true, upstream: false, value };
   }
-  return { best, byName: false, value };
+  // A chain passing through the best's start is its path from further up: worth more by any margin, less
+  // than COVERAGE_TIE too, its steps above that start add to the question more than they cost, so the
+  // behaviour begins there (unless the question names the best's start).
+  const above = named(best) ? [] : upstreamOf(starts, traced, best).filter((i) => worth(i) > worth(best));
+  const up = above.sort((a, b) => worth(b) - worth(a) || a - b)[0];
+  return up === undefined ? { best, byName: false, upstream: false, value } : { best: up, byName: false, upstream: true, value };
+}
+
+/** The starts whose traced chains pass through start `of`'s function after their first step. */
+function upstreamOf(starts: readonly Pick<ScoredCandidate, "file_path" | "line_start">[], traced: readonly Pick<TraceOutcome, "steps">[], of: number): number[] {
+  const at = starts[of];
+  if (!at) return [];
+  return traced.flatMap((o, i) => (i !== of && o.steps.slice(1).some((s) => s.file_path === at.file_path && s.line_start === at.line_start) ? [i] : []));
 }
 
 /**
@@ -246,7 +259,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
       const starts = startBeam(round.question, anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
-      const { best, byName, value } = bestStart(round.question, starts, traced);
+      const { best, byName, upstream, value } = bestStart(round.question, starts, traced);
       // A chain that begins at a function the question names, reached from the best start, is traced from
       // that function when it was a start of its own: the scopes before it were visited, not cited, and
       // must not bar the chain from going back into them.
@@ -255,7 +268,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
       const kept = own >= 0 ? own : best;
       outcome = await climbCallers(deps, round.question, traced[kept] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[kept] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} for each step adding less, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} for each step adding less, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${upstream ? `; ${starts[best]?.qualified}'s passes through the best one's start and is worth more` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
     }
   }
   decisions.push(...outcome.decisions);

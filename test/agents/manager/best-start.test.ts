@@ -15,7 +15,9 @@ function candidate(question: ReturnType<typeof parseQuestion>, symbol: string, k
   return { scope: "kernel", symbol, qualified: symbol, kind, file_path: "kernel/exit.c", line_start: 1, line_end: 9, matches, score: relevance(question, matches), prior: 1, why: "" };
 }
 
-const chain = (coverage: number, steps: number) => ({ coverage, steps: Array.from({ length: steps }, () => null as never) });
+/** A step of a traced chain, by where it is (all bestStart looks at). */
+const at = (file_path: string, line_start: number) => ({ file_path, line_start }) as never;
+const chain = (coverage: number, steps: number) => ({ coverage, steps: Array.from({ length: steps }, (_, k) => at("kernel/other.c", 100 + k)) });
 
 describe("bestStart", () => {
   const question = parseQuestion("When a process calls exit(), how is its parent, blocked in wait(), woken up?");
@@ -42,16 +44,44 @@ describe("bestStart", () => {
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.79, 3)])).toMatchObject({ best: 0, byName: false });
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.85, 3)])).toMatchObject({ best: 1, byName: false });
   });
+
+  describe("a chain passing through the best's start", () => {
+    // The best match is where the path ends (the wake-up); a start further up reaches it on its way.
+    const wakeQuestion = parseQuestion("When a child process exits, how is its parent that waits for it woken up?");
+    const placed = (symbol: string, file_path: string, line_start: number): ScoredCandidate => ({ ...candidate(wakeQuestion, symbol), file_path, line_start });
+    const wakeStarts = [placed("wake_up_parent", "kernel/exit.c", 40), placed("do_exit", "kernel/exit.c", 800)];
+    // Every step adds to the question: neither chain pays for its length.
+    const ending = { coverage: 0.32, gains: [0.3, 0.02], steps: [at("kernel/exit.c", 40), at("kernel/sched/wait.c", 90)] };
+    const through = (coverage: number) => ({ coverage, gains: [0.05, 0.02, 0.2, 0.04], steps: [at("kernel/exit.c", 800), at("kernel/exit.c", 700), at("kernel/exit.c", 40), at("kernel/sched/wait.c", 90)] });
+    const elsewhere = { coverage: 0.33, gains: [0.05, 0.02, 0.2, 0.06], steps: [at("kernel/exit.c", 800), at("kernel/exit.c", 700), at("kernel/signal.c", 30), at("kernel/sched/wait.c", 90)] };
+
+    it("wins when worth more by less than the tie margin: its steps above the best's start add what they cost", () => {
+      expect(bestStart(wakeQuestion, wakeStarts, [ending, through(0.33)])).toMatchObject({ best: 1, byName: false, upstream: true });
+    });
+
+    it("does not win when worth the same or less (steps above that add nothing are context), nor when it does not pass through the best's start", () => {
+      expect(bestStart(wakeQuestion, wakeStarts, [ending, through(0.32)])).toMatchObject({ best: 0, upstream: false });
+      expect(bestStart(wakeQuestion, wakeStarts, [ending, through(0.25)])).toMatchObject({ best: 0, upstream: false });
+      expect(bestStart(wakeQuestion, wakeStarts, [ending, elsewhere])).toMatchObject({ best: 0, upstream: false });
+    });
+
+    it("does not win over a start the question writes as code: the question says it begins there", () => {
+      const namedQuestion = parseQuestion("When wake_up_parent() runs, how is the waiting parent woken?");
+      const namedStarts = [{ ...candidate(namedQuestion, "wake_up_parent"), file_path: "kernel/exit.c", line_start: 40 }, { ...candidate(namedQuestion, "do_exit"), file_path: "kernel/exit.c", line_start: 800 }];
+
+      expect(bestStart(namedQuestion, namedStarts, [ending, through(0.33)])).toMatchObject({ best: 0, upstream: false });
+    });
+  });
 });
 
 describe("chainCost", () => {
-  const traced = (coverage: number, gains: number[]) => ({ coverage, gains, steps: gains.map(() => null as never) });
+  const traced = (coverage: number, gains: number[]) => ({ coverage, gains, steps: gains.map((_, k) => at("lib/http/server.py", 10 + k)) });
 
   it("charges each step after the first 0.02 less what it adds, up to the last step that adds anything", () => {
     expect(chainCost(traced(0.31, [0.2, 0.1, 0, 0.01, 0, 0]))).toBeCloseTo(0.02 + 0.01, 10);
     expect(chainCost(traced(0.4, [0.4, 0, 0, 0]))).toBe(0);
     // Not traced forward (no gains): every step after the first costs 0.02.
-    expect(chainCost({ steps: [null as never, null as never, null as never] })).toBeCloseTo(0.04, 10);
+    expect(chainCost({ steps: [at("a.c", 1), at("a.c", 2), at("a.c", 3)] })).toBeCloseTo(0.04, 10);
   });
 
   it("lets a chain going on past what it covers, every step adding to the question, beat a short one covering a little less", () => {
