@@ -5,6 +5,7 @@
 // method, the callers through its class in every other scope; last, X's own scope's callers.
 import { dispatchPrefix, parseExpandResult, type BindingSiteRef, type ExpandArgs, type ExpandResult, type SearchStep } from "../../protocol/index.js";
 import { coverageShare, cover } from "../../search/relevance.js";
+import { splitIdentifier } from "../../pgc/retrieval/index.js";
 import { bounded } from "../entry/entry-round.js";
 import { toStep, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TraceRequest, type TracedHop } from "./trace-chain.js";
 
@@ -51,13 +52,18 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
   }
   // A method is asked for by its class too (`Retry.from_int`): a scope counts only calls through that class.
   const method = start.qualified.includes(".") ? start.qualified : null;
+  // A method whose compound name no other scope defines (`VcsSupport.get_backend_for_scheme`) is what a call
+  // of that name runs, whatever the object it goes through (a module's `vcs` instance): the other scopes
+  // are asked by name, a call shown to be another class's not counting (`method_of`).
+  const uniqueOf = method !== null && uniqueMethodName(deps.ownership, target, start.scope) ? method.slice(0, method.lastIndexOf(".")).split(".").at(-1) : undefined;
+  if (uniqueOf) decisions.push({ at: "start", detail: `${method} has a name no other scope defines: its calls through any object count, except those shown to be another class's` });
   for (const ask of asks) {
     if (hops.length >= request.maxHops) {
       stopped = `hop budget of ${request.maxHops} spent`;
       break;
     }
-    const symbol = ask.through ? ask.through.field : (method ?? target);
-    const { hop, result } = await expandFor(deps, hops, request, ask.scope, { question, mode: "callers", from: { symbol, ...(ask.through ? { field: true } : {}) }, covered: Object.fromEntries(covered), max_depth: 0 });
+    const symbol = ask.through ? ask.through.field : uniqueOf ? target : (method ?? target);
+    const { hop, result } = await expandFor(deps, hops, request, ask.scope, { question, mode: "callers", from: { symbol, ...(ask.through ? { field: true } : uniqueOf ? { method_of: uniqueOf } : {}) }, covered: Object.fromEntries(covered), max_depth: 0 });
     covered = addCallers(hop, result, ask, covered, decisions);
     // Asked for a class's method, a scope whose calls of the name go through objects of other or unknown classes has none to give.
     if (hop.steps.length === 0) decisions.push({ at: "skip", detail: method && !ask.through ? `${ask.scope}'s code calls ${method.slice(method.lastIndexOf(".") + 1)}, but none of its calls is shown to be ${method}'s` : `${ask.scope}'s code calls ${symbol}, but no function of it could be cited as the caller` });
@@ -138,4 +144,14 @@ function joinHop(deps: TraceDeps, hops: TracedHop[], scope: string, answered: { 
   hops.push(hop);
   deps.onHop?.({ hop: hops.length, scope, agent: answered.agent, symbols: [] });
   return hop;
+}
+
+/**
+ * Whether a method's name is its own in the fleet: made of two or more words (`get_backend_for_scheme`,
+ * not `send`, which a socket of the standard library has too) and defined by no scope but its own.
+ */
+export function uniqueMethodName(ownership: Pick<TraceDeps["ownership"], "ownersOf">, name: string, scope: string): boolean {
+  if (splitIdentifier(name).length < 2) return false;
+  const owners = ownership.ownersOf(name);
+  return owners.length === 1 && owners[0] === scope;
 }
