@@ -61,6 +61,19 @@ const SOURCES = {
   },
 };
 
+/** A chain of one step, `symbol` in `scope`, extended backwards by the manager's climb over these scopes' own searches. */
+async function climbFrom(pgcs: ReadonlyMap<string, Pgc>, scope: string, symbol: string, text: string): Promise<TraceOutcome> {
+  const question = parseQuestion(text);
+  const expand = async (at: string, args: ExpandArgs) => ({ result: await (pgcs.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
+  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
+  const first = await (pgcs.get(scope) as Pgc).search().expand(parseExpandArgs(args));
+  const entry = toStep(first.steps[0]!, scope, `${scope}-1`, null);
+  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope, agent: `${scope}-1`, args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  // The scope map is built from the scopes' own facts, as the manager's is.
+  const ownership = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
+  return climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+}
+
 describe("a method call through an object of unknown class", () => {
   const scopes = withScopes("loose-method-", SOURCES);
   const graphOf = (scope: string) => new CallGraph((scopes().get(scope) as Pgc).data);
@@ -85,16 +98,7 @@ describe("a method call through an object of unknown class", () => {
   });
 
   it("is where a chain's climb from another scope's method of that name finds its caller", async () => {
-    const pgcs = scopes();
-    const question = parseQuestion("When the parser meets an image directive, how does it end up running the image directive's code?");
-    const expand = async (at: string, args: ExpandArgs) => ({ result: await (pgcs.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
-    const args: ExpandArgs = { question, mode: "forward", from: { symbol: "Image.run" }, covered: {} };
-    const first = await (pgcs.get("directives") as Pgc).search().expand(parseExpandArgs(args));
-    const entry = toStep(first.steps[0]!, "directives", "directives-1", null);
-    const outcome: TraceOutcome = { steps: [entry], hops: [{ scope: "directives", agent: "directives-1", args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-    // The scope map is built from the scopes' own facts, as the manager's is.
-    const ownership = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
-    const climbed = await climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+    const climbed = await climbFrom(scopes(), "directives", "Image.run", "When the parser meets an image directive, how does it end up running the image directive's code?");
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["parsers:Body.run_directive", "directives:Image.run"]);
     expect(climbed.steps[1]?.call_site?.line).toBe(22);
   });
@@ -105,5 +109,47 @@ describe("a method call through an object of unknown class", () => {
     const result = await answerBySearch(deps, { id: "c", question: "Who calls Image.run?", maxHops: 6 });
     expect(result.chain?.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["directives:Image.run"]);
     expect(result.decisions?.map((d) => d.detail)).toContain("parsers's code calls run, but none of its calls is shown to be Image.run's");
+  });
+});
+
+// A member call of a name the scope does not define, through an object of unknown class
+// (`self.req.load_pyproject_toml()` in pip's distributions package), is a member exit the forward search
+// follows; it is a call the scope's facts count as well, so a climb from that method elsewhere finds it.
+// Found on pip, where the climb from `InstallRequirement.load_pyproject_toml` stopped: "nothing else calls it".
+const MEMBER_SOURCES = {
+  dists: {
+    "dists/sdist.py": sourceLines(
+      "class SourceDistribution:",
+      "    def __init__(self, req):",
+      "        self.req = req",
+      "",
+      "    def prepare_distribution_metadata(self, finder):",
+      '        """Prepare the metadata of a source distribution before it is built."""',
+      "        self.req.load_pyproject_toml()",
+      "        return self.req.metadata",
+    ),
+  },
+  req: {
+    "req/install.py": sourceLines(
+      "class InstallRequirement:",
+      "    def load_pyproject_toml(self):",
+      '        """Read the pyproject.toml of the requirement, if it has one."""',
+      "        return self.source_dir",
+    ),
+  },
+};
+
+describe("a member call through an object of unknown class whose name the scope does not define", () => {
+  const scopes = withScopes("member-method-", MEMBER_SOURCES);
+
+  it("is a call the scope's facts count, with its call site", () => {
+    const facts = (scopes().get("dists") as Pgc).facts();
+    expect(facts.references).toContainEqual({ kind: "call", target: "load_pyproject_toml", from_file: "dists/sdist.py", line: 7, count: 1 });
+  });
+
+  it("is where a chain's climb from the method in another scope finds its caller", async () => {
+    const climbed = await climbFrom(scopes(), "req", "InstallRequirement.load_pyproject_toml", "When a source distribution's metadata is prepared, how is its pyproject.toml loaded?");
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["dists:SourceDistribution.prepare_distribution_metadata", "req:InstallRequirement.load_pyproject_toml"]);
+    expect(climbed.steps[1]?.call_site?.line).toBe(7);
   });
 });
