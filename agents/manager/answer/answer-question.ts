@@ -18,10 +18,23 @@ import { tooLittle } from "./too-little.js";
 import { traceForward, type ChainStep, type SearchDecision, type TraceDeps, type TraceOutcome, type TracedHop } from "../search/trace-chain.js";
 
 /**
- * A function is traced as a start only if it matches at least this much of the question: below it, it
- * merely shares a word with it.
+ * A function is traced as a start only if it matches at least this much of a question of up to
+ * START_FULL_TERMS terms: below it, it merely shares a word with it.
  */
 export const START_THRESHOLD = 0.15;
+/**
+ * A question of more terms than this needs of a start only as much as START_THRESHOLD of a question this
+ * long: one function names a few of the question's words, and a question that says where the code runs, on
+ * which hardware and with which options ("On a board whose eMMC sits behind the DesignWare controller, how
+ * does a read request …", 20 terms) leaves each function a smaller share of it. The chain, which covers
+ * more of it, is still held to NO_CHAIN_THRESHOLD before it is reported.
+ */
+export const START_FULL_TERMS = 12;
+
+/** What a start must match of this question: START_THRESHOLD, scaled down for a question of more than START_FULL_TERMS terms. */
+export function startThreshold(question: Pick<ParsedQuestion, "terms">): number {
+  return START_THRESHOLD * Math.min(1, START_FULL_TERMS / Math.max(1, question.terms.length));
+}
 /** Coverage of the question at or above which a verified chain is reported with high, then medium, confidence. */
 export const HIGH_CONFIDENCE_COVERAGE = 0.6;
 export const MEDIUM_CONFIDENCE_COVERAGE = 0.35;
@@ -61,12 +74,13 @@ function writtenAsCode(question: Pick<ParsedQuestion, "terms">, candidate: Pick<
 export function startBeam(question: Pick<ParsedQuestion, "terms">, candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
   const out: ScoredCandidate[] = [];
   const best = candidates[0]?.score ?? 0;
+  const threshold = startThreshold(question);
   for (const c of candidates) {
-    if (c.score < START_THRESHOLD || c.score < START_RATIO * best || out.length >= START_BEAM) break;
+    if (c.score < threshold || c.score < START_RATIO * best || out.length >= START_BEAM) break;
     if (!out.some((o) => o.scope === c.scope && o.qualified === c.qualified)) out.push(c);
   }
   const named = (c: ScoredCandidate) => writtenAsCode(question, c);
-  const written = out.some(named) ? undefined : candidates.find((c) => c.score >= START_THRESHOLD && named(c));
+  const written = out.some(named) ? undefined : candidates.find((c) => c.score >= threshold && named(c));
   if (written) out.push(written);
   return out;
 }
@@ -238,9 +252,10 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
   let outcome: TraceOutcome;
   // A function whose whole name the who-calls question writes is where it starts, however little else of
   // the question its own description holds.
-  if (!start || (start.score < START_THRESHOLD && !called)) {
+  const threshold = startThreshold(round.question);
+  if (!start || (start.score < threshold && !called)) {
     const best = start
-      ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${START_THRESHOLD}`
+      ? `the best entry point, ${start.qualified} in ${start.scope}, matches only ${start.score.toFixed(2)} of it (${start.why}); below ${threshold.toFixed(2)}`
       : round.candidates[0]
         ? `no function matches any of its words in full by its name, class or file (the nearest, ${round.candidates[0].qualified} in ${round.candidates[0].scope}: ${round.candidates[0].why})`
         : "no scope has a function matching any of its terms";

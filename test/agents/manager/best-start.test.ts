@@ -4,7 +4,7 @@
 // code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
 // their names), the questions parsed as the manager parses them.
 import { describe, expect, it } from "vitest";
-import { bestStart, chainCost, START_BEAM, START_RATIO, START_THRESHOLD, startBeam } from "../../../agents/manager/answer/answer-question.js";
+import { bestStart, chainCost, START_BEAM, START_FULL_TERMS, START_RATIO, START_THRESHOLD, startBeam, startThreshold } from "../../../agents/manager/answer/answer-question.js";
 import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, relevance } from "../../../agents/search/relevance.js";
@@ -118,5 +118,27 @@ describe("startBeam", () => {
     const beam = startBeam(question, [scored("pick_next_task_fair", best), scored("set_next_task", best * START_RATIO + 0.01), scored("sched_idle_cfs_rq", best * START_RATIO - 0.01), scored("schedule", START_THRESHOLD + 0.01)]);
 
     expect(beam.map((c) => c.symbol)).toEqual(["pick_next_task_fair", "set_next_task", "schedule"]);
+  });
+});
+
+describe("startThreshold", () => {
+  const short = parseQuestion("How does the e1000 driver allocate DMA buffers?");
+  const long = parseQuestion(
+    "On a board whose eMMC sits behind the Synopsys DesignWare MMC controller (dw_mmc), how does a read request dispatched by the block layer get from the MMC block queue down to the dw_mmc driver queuing it on the controller?",
+  );
+
+  it(`asks ${START_THRESHOLD} of a question of up to ${START_FULL_TERMS} terms, and of a longer one as much as that of ${START_FULL_TERMS} terms`, () => {
+    expect(short.terms.length).toBeLessThanOrEqual(START_FULL_TERMS);
+    expect(startThreshold(short)).toBe(START_THRESHOLD);
+    expect(long.terms.length).toBeGreaterThan(START_FULL_TERMS);
+    expect(startThreshold(long)).toBeCloseTo((START_THRESHOLD * START_FULL_TERMS) / long.terms.length, 10);
+  });
+
+  it("lets a long question start at a function naming a few of its words, where a short one would not", () => {
+    const at = (question: ReturnType<typeof parseQuestion>, score: number): ScoredCandidate => ({ ...candidate(question, "dw_mci_queue_request"), score });
+    const score = (startThreshold(long) + START_THRESHOLD) / 2;
+
+    expect(startBeam(long, [at(long, score)])).toHaveLength(1);
+    expect(startBeam(short, [at(short, score)])).toHaveLength(0);
   });
 });
