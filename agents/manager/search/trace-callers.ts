@@ -66,7 +66,7 @@ export async function traceCallers(deps: TraceDeps, request: TraceRequest): Prom
     const { hop, result } = await expandFor(deps, hops, request, ask.scope, { question, mode: "callers", from: { symbol, ...(ask.through ? { field: true } : uniqueOf ? { method_of: uniqueOf } : {}) }, covered: Object.fromEntries(covered), max_depth: 0 });
     covered = addCallers(hop, result, ask, covered, decisions);
     // Asked for a class's method, a scope whose calls of the name go through objects of other or unknown classes has none to give.
-    if (hop.steps.length === 0) decisions.push({ at: "skip", detail: method && !ask.through ? `${ask.scope}'s code calls ${method.slice(method.lastIndexOf(".") + 1)}, but none of its calls is shown to be ${method}'s` : `${ask.scope}'s code calls ${symbol}, but no function of it could be cited as the caller` });
+    if (hop.steps.length === 0) decisions.push({ at: "skip", detail: method && !ask.through ? `${ask.scope}'s code calls ${target}, but ${uniqueOf ? `each of its calls is shown to be another class's than ${method}'s` : `none of its calls is shown to be ${method}'s`}` : `${ask.scope}'s code calls ${symbol}, but no function of it could be cited as the caller` });
   }
   if (method && hops.length < request.maxHops) {
     // Method calls go through objects, which the references of the scope facts do not list: every other
