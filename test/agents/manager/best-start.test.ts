@@ -4,7 +4,7 @@
 // code, which says where the question begins. The starts' matches are the workers' own (matchTerms on
 // their names), the questions parsed as the manager parses them.
 import { describe, expect, it } from "vitest";
-import { bestStart, chainCost, START_BEAM, START_FULL_TERMS, START_RATIO, START_THRESHOLD, startBeam, startThreshold } from "../../../agents/manager/answer/answer-question.js";
+import { bestStart, chainCost, START_BEAM, START_FULL_TERMS, START_RATIO, START_THRESHOLD, startBeam, startThreshold } from "../../../agents/manager/answer/start-choice.js";
 import type { ScoredCandidate } from "../../../agents/manager/entry/entry-round.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, relevance } from "../../../agents/search/relevance.js";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../agents/pgc/retrieval/index.js";
 import { destinationTerms, EXAMPLE_PRIOR, fragmentTerms, NAME_TERM_PRIOR, parseQuestion, positionPrior } from "../../../agents/search/question.js";
-import { anchored } from "../../../agents/manager/answer/answer-question.js";
+import { anchored } from "../../../agents/manager/answer/start-choice.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
 import { asStartQuestion, DESTINATION_START_PRIOR, withRarity } from "../../../agents/manager/entry/entry-round.js";
 
