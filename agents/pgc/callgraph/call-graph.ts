@@ -10,13 +10,12 @@ import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js"
 import { oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
-import { callsByTarget, classCallCounts, exitFanIn, exitKey } from "./exit-counts.js";
+import { callsByTarget, classCallCounts, exitFanIn, exitKey, withUnknownMembers } from "./exit-counts.js";
 import { indexCallers, indexDefiners, lastPart } from "./caller-index.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
 import { containerOf, familyOf } from "./method-callers.js";
-import { splitIdentifier } from "../retrieval/index.js";
 
 export { dispatchPrefix, fieldCalled, type BindingSite };
 export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
@@ -137,20 +136,12 @@ export class CallGraph {
   }
 
   /**
-   * Method calls through an object of unknown class that may be another scope's method of their name: one
-   * several of the scope's classes define (`directive_instance.run()`, any of theirs or another scope's), or,
-   * when the name has two words or more, one it does not define (`self.req.load_pyproject_toml()`) or may
-   * only override (`self.send(…)` is any class's `send`: counted, it made urllib3's `request_chunked` a
-   * caller of requests' `HTTPAdapter.send`). With their first call site and count, as references are:
-   * where a climb or "who calls" looks for that method's callers.
+   * Method calls through an object of unknown class that may be another scope's method of their name
+   * (`directive_instance.run()`, `self.req.load_pyproject_toml()`: exit-counts.ts, withUnknownMembers), with
+   * their first call site and count, as references are: where a climb or "who calls" looks for its callers.
    */
   looseCalls(): { target: string; from_file: string; line: number; count: number }[] {
-    const calls = new Map<number, ExitEdge[]>(this.loose);
-    for (const [from, edges] of this.exits) {
-      const unknown = edges.filter((e) => e.via === "member" && e.receiver_class === undefined && splitIdentifier(e.target).length > 1);
-      if (unknown.length > 0) calls.set(from, [...(calls.get(from) ?? []), ...unknown]);
-    }
-    return callsByTarget(calls, this.nodes);
+    return callsByTarget(withUnknownMembers(this.loose, this.exits), this.nodes);
   }
 
   named(name: string): readonly GraphNode[] {

@@ -1,6 +1,7 @@
 // Counts over a scope's exits (its calls that leave the scope): how many of its functions call each callee,
 // how often it calls another scope's class's methods through an object of that class, and calls by target.
 import type { ExitEdge, GraphNode } from "./graph-types.js";
+import { splitIdentifier } from "../retrieval/index.js";
 
 /** An exit's callee as one key: its module, its receiver's class and its name. */
 export function exitKey(exit: Pick<ExitEdge, "module" | "receiver_class" | "target">): string {
@@ -47,4 +48,20 @@ export function callsByTarget(edgesByFunction: ReadonlyMap<number, readonly Exit
     }
   }
   return [...byName.values()].sort((a, b) => a.target.localeCompare(b.target));
+}
+
+/**
+ * The loose calls (a name several of the scope's classes define, called through an object of unknown
+ * class: any of theirs or another scope's) with the member exits through an object of unknown class whose
+ * name has two words or more (`self.req.load_pyproject_toml()`: another scope's method, or an override of
+ * it). A one-word name is any class's (`self.send(…)`: counted, it made urllib3's `request_chunked` a caller
+ * of requests' `HTTPAdapter.send`).
+ */
+export function withUnknownMembers(loose: ReadonlyMap<number, readonly ExitEdge[]>, exits: ReadonlyMap<number, readonly ExitEdge[]>): Map<number, ExitEdge[]> {
+  const calls = new Map<number, ExitEdge[]>([...loose].map(([from, edges]) => [from, [...edges]]));
+  for (const [from, edges] of exits) {
+    const unknown = edges.filter((e) => e.via === "member" && e.receiver_class === undefined && splitIdentifier(e.target).length > 1);
+    if (unknown.length > 0) calls.set(from, [...(calls.get(from) ?? []), ...unknown]);
+  }
+  return calls;
 }
