@@ -10,7 +10,9 @@ import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
 import { ScopeMap } from "../../agents/manager/scope-map.js";
 import { entryRound } from "../../agents/manager/entry/entry-round.js";
-import { traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
+import { toStep, traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
+import { climbCallers } from "../../agents/manager/search/climb-callers.js";
+import type { Ownership } from "../../agents/manager/ownership.js";
 import { answerBySearch, type SearchAnswerDeps } from "../../agents/manager/answer/answer-question.js";
 import { parseQuestion } from "../../agents/search/question.js";
 import { parseEntryArgs, parseExpandArgs, type ExpandArgs } from "../../agents/protocol/index.js";
@@ -136,4 +138,15 @@ export async function answerOver(scopes: ReadonlyMap<string, Pgc>, question: str
   const root = [...scopes.values()][0]?.root ?? "";
   const deps = await searchDepsOf(scopes, { readFile: async (path) => readFile(join(root, path), "utf8").catch(() => null) });
   return answerBySearch(deps, { id: "q", question, maxHops });
+}
+
+/** The manager's climb from a one-step chain starting at `symbol` in `scope`, each scope's own search answering in-process. */
+export async function climbOver(scopes: ReadonlyMap<string, Pgc>, scope: string, symbol: string, text: string, ownership?: Ownership): Promise<TraceOutcome> {
+  const question = parseQuestion(text);
+  const expand = async (at: string, args: ExpandArgs) => ({ result: await (scopes.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
+  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
+  const first = await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args));
+  const entry = toStep(first.steps[0]!, scope, `${scope}-1`, null);
+  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope, agent: `${scope}-1`, args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
+  return climbCallers({ expand, managerId: "manager", ...(ownership ? { ownership } : {}) }, question, outcome, 6);
 }

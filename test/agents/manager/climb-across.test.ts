@@ -3,11 +3,8 @@
 // best caller there becomes the chain's first step, in a hop of its own, with its real call line.
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { scopeMapOf, withScopes } from "../../helpers/scopes.js";
-import { parseQuestion } from "../../../agents/search/question.js";
-import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
-import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
-import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
+import { climbOver, scopeMapOf, withScopes } from "../../helpers/scopes.js";
+import type { TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { Ownership } from "../../../agents/manager/ownership.js";
 
 
@@ -38,18 +35,7 @@ const OWNERSHIP: Ownership = {
   callersOf: (symbol) => (symbol === "queue_packet" ? [{ scope: "net", count: 2 }] : []),
 };
 
-/** The climb from a one-step chain starting at `symbol` in `scope`, each scope's own search answering. */
-async function climbIn(within: Map<string, Pgc>, scope: string, symbol: string, text: string, ownership?: Ownership): Promise<TraceOutcome> {
-  const question = parseQuestion(text);
-  const expand = async (at: string, args: ExpandArgs) => ({ result: await (within.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
-  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
-  const first = await (within.get(scope) as Pgc).search().expand(parseExpandArgs(args));
-  const entry = toStep(first.steps[0]!, scope, `${scope}-1`, null);
-  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope, agent: `${scope}-1`, args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-  return climbCallers({ expand, managerId: "manager", ...(ownership ? { ownership } : {}) }, question, outcome, 6);
-}
-
-const climbFrom = (text: string, withOwnership: boolean) => climbIn(scopes(), "core", "queue_packet", text, withOwnership ? OWNERSHIP : undefined);
+const climbFrom = (text: string, withOwnership: boolean) => climbOver(scopes(), "core", "queue_packet", text, withOwnership ? OWNERSHIP : undefined);
 
 describe("climbCallers across scopes", () => {
   it("goes back into the scope whose code calls the first step, to the caller bearing most on the question, as a hop of its own", async () => {
@@ -108,7 +94,7 @@ describe("climbCallers to a method's caller through an object of its class", () 
   async function climbMethod(withClassCalls: boolean): Promise<TraceOutcome> {
     const map = await scopeMapOf([...classScopes().values()].map((pgc) => pgc.facts()));
     const ownership: Ownership = withClassCalls ? map : { ownersOf: (s) => map.ownersOf(s), callersOf: (s) => map.callersOf(s) };
-    return climbIn(classScopes(), "parser", "OptionParser.parse_args", "How does a command parse the long options and positional arguments of its command line?", ownership);
+    return climbOver(classScopes(), "parser", "OptionParser.parse_args", "How does a command parse the long options and positional arguments of its command line?", ownership);
   }
 
   it("reports the class's methods called from outside in the scope's facts", () => {
@@ -171,7 +157,7 @@ describe("climbCallers through a C struct field a climbed caller is stored into"
 
   it("goes back from the stored function into the scope calling through the field", async () => {
     const map = await scopeMapOf([...cScopes().values()].map((pgc) => pgc.facts()));
-    const climbed = await climbIn(cScopes(), "drivers", "veth_forward_skb", "How is a buffer queued for transmission forwarded as a frame to the veth peer?", map);
+    const climbed = await climbOver(cScopes(), "drivers", "veth_forward_skb", "How is a buffer queued for transmission forwarded as a frame to the veth peer?", map);
 
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["core:dev_queue_xmit", "drivers:veth_xmit", "drivers:veth_forward_skb"]);
     expect(climbed.steps[1]?.call_site).toMatchObject({ file_path: "core/dev.c", line: 5, bound_at: { field: "ndo_start_xmit", file_path: "drivers/veth.c", line: 15 } });
@@ -190,7 +176,7 @@ describe("climbCallers to one of several callers alike in another scope", () => 
 
   async function climbResolve(within: Map<string, Pgc>, text: string): Promise<TraceOutcome> {
     const map = await scopeMapOf([...within.values()].map((pgc) => pgc.facts()));
-    return climbIn(within, "core", "resolve_request", text, map);
+    return climbOver(within, "core", "resolve_request", text, map);
   }
 
   it("stays below two callers worth the same, each counting for half", async () => {

@@ -9,12 +9,9 @@
 import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
-import { climbCallers } from "../../../agents/manager/search/climb-callers.js";
-import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
-import { parseExpandArgs, type ExpandArgs } from "../../../agents/protocol/index.js";
-import { parseQuestion } from "../../../agents/search/question.js";
 import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
-import { scopeMapOf, searchDepsOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+import { climbOver, scopeMapOf, searchDepsOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+import type { TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 
 const SOURCES = {
   parsers: {
@@ -61,17 +58,9 @@ const SOURCES = {
   },
 };
 
-/** A chain of one step, `symbol` in `scope`, extended backwards by the manager's climb over these scopes' own searches. */
+/** The climb from `symbol` in `scope`, with the manager's map built from the scopes' own facts, as the manager's is. */
 async function climbFrom(pgcs: ReadonlyMap<string, Pgc>, scope: string, symbol: string, text: string): Promise<TraceOutcome> {
-  const question = parseQuestion(text);
-  const expand = async (at: string, args: ExpandArgs) => ({ result: await (pgcs.get(at) as Pgc).search().expand(parseExpandArgs(args)), agent: `${at}-1`, failovers: 0 });
-  const args: ExpandArgs = { question, mode: "forward", from: { symbol }, covered: {} };
-  const first = await (pgcs.get(scope) as Pgc).search().expand(parseExpandArgs(args));
-  const entry = toStep(first.steps[0]!, scope, `${scope}-1`, null);
-  const outcome: TraceOutcome = { steps: [entry], hops: [{ scope, agent: `${scope}-1`, args, result: first, steps: [entry], failovers: 0 }], decisions: [], coverage: 0.5, stopped_because: "" };
-  // The scope map is built from the scopes' own facts, as the manager's is.
-  const ownership = await scopeMapOf([...pgcs.values()].map((p) => p.facts()));
-  return climbCallers({ expand, managerId: "manager", ownership }, question, outcome, 6);
+  return climbOver(pgcs, scope, symbol, text, await scopeMapOf([...pgcs.values()].map((p) => p.facts())));
 }
 
 describe("a method call through an object of unknown class", () => {
