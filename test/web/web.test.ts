@@ -86,6 +86,10 @@ describe.skipIf(!CHROMIUM)("mesh web in a real browser", () => {
     expect(waitedForFleet).toBe(true);
     const topology = JSON.parse((await mesh("topology", "--format", "json")).stdout) as { scopes: { name: string }[]; edges: { from: string; to: string }[] };
     await page.waitForFunction((n: number) => (globalThis as unknown as { meshView: { cy: { nodes(): { length: number } } } }).meshView.cy.nodes().length === n, { timeout: 20_000 }, topology.scopes.length);
+    // The topology and the agents' health arrive separately: the colours follow the nodes, not with them.
+    await page
+      .waitForFunction(() => (globalThis as unknown as { meshView: { cy: { nodes(): { every(f: (n: { hasClass(c: string): boolean }) => boolean): boolean } } } }).meshView.cy.nodes().every((n) => n.hasClass("healthy")), { timeout: 20_000 })
+      .catch(() => undefined);
     const drawn = await page.evaluate(() => {
       const cy = (globalThis as unknown as { meshView: { cy: { nodes(): { map<T>(f: (n: { id(): string; hasClass(c: string): boolean }) => T): T[] }; edges(): { map<T>(f: (e: { data(k: string): string }) => T): T[] } } } }).meshView.cy;
       return { nodes: cy.nodes().map((n) => n.id()).sort(), healthy: cy.nodes().map((n) => n.hasClass("healthy")), edges: cy.edges().map((e) => `${e.data("source")}->${e.data("target")}`).sort() };
