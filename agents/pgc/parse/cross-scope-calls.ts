@@ -16,14 +16,21 @@ export function crossScopeCalls(
   outcomes: ReadonlyMap<string, ImportOutcome>,
 ): CrossScopeReference[] {
   const defined = new Set<string>();
+  // What a plain name can reach: the scope's definitions outside classes.
+  const topLevel = new Set<string>();
   // A stand-in defined for a failed import (`except ImportError: def x(…)`) does not hide the import.
-  for (const file of parsed) for (const symbol of file.symbols) if (symbol.fallback_of === undefined) defined.add(symbol.name);
+  for (const file of parsed)
+    for (const symbol of file.symbols)
+      if (symbol.fallback_of === undefined) {
+        defined.add(symbol.name);
+        if (symbol.container === undefined) topLevel.add(symbol.name);
+      }
   const references: CrossScopeReference[] = [];
   for (const file of parsed) {
     const cFamily = file.language === "c" || file.language === "cpp";
     for (const call of file.calls) {
       const at = { from_file: call.file_path, line: call.line, caller: call.caller };
-      if (leavesScope(call, cFamily, defined, outcomes)) {
+      if (leavesScope(call, cFamily, defined, topLevel, outcomes)) {
         // A renamed import is called by its new name; the module defines the old one (`_AddressList` is `AddressList`).
         references.push({ kind: "call", target: call.renamed?.name ?? call.callee, ...at, ...(call.imported_from === undefined ? {} : { module: call.imported_from }) });
       } else if (call.module_member && moduleOutcome(call.file_path, call.module_member, outcomes) === "outside") {
@@ -39,10 +46,16 @@ function leavesScope(
   call: ParsedCall,
   cFamily: boolean,
   defined: ReadonlySet<string>,
+  topLevel: ReadonlySet<string>,
   outcomes: ReadonlyMap<string, ImportOutcome>,
 ): boolean {
-  if (!call.plain || call.local || defined.has(call.callee)) return false;
-  if (call.imported_from !== undefined) return outcomes.get(outcomeKey(call.file_path, call.imported_from)) === "outside";
+  if (!call.plain || call.local) return false;
+  // A plain name reaches no method: `isActive(…)` after `import { isActive } from "../helpers/isActive.js"`
+  // in `Editor.isActive` calls the helper, whatever the scope's classes call their methods. A definition of
+  // the name outside classes keeps the call in (mobx imports its own functions through a barrel module,
+  // `import { endBatch } from "../internal"`, which lies in another scope and re-exports them).
+  if (call.imported_from !== undefined) return !topLevel.has(call.callee) && outcomes.get(outcomeKey(call.file_path, call.imported_from)) === "outside";
+  if (defined.has(call.callee)) return false;
   return cFamily && !isCLibraryName(call.callee);
 }
 

@@ -48,7 +48,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 43: a Python submodule a call goes through (`helpers.parse_mimetype(…)` after `from . import hdrs, helpers`) is linked as an import of its own, so the call leaves the scope where that module is another scope's. */
 /** 44: a Python/TS/JS field of the caller's object given several classes keeps them all (`receiver_classes`); the call graph takes the one its scope defines, or the first when it defines none. */
 /** 45: a long function or method keeps the compound identifiers it uses past its indexed body (`uses`, parse/body-uses.ts). */
-export const STORE_VERSION = 45;
+/** 46: a plain name imported from another scope's module leaves the scope even when a class of the scope has a method of that name (parse/cross-scope-calls.ts). */
+export const STORE_VERSION = 46;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
