@@ -26,9 +26,9 @@ export interface ParsedQuestion {
   terms: QuestionTerm[];
 }
 
-const QUALIFIED = /\.|::|->/;
+export const QUALIFIED = /\.|::|->/;
 
-function lastPart(name: string): string {
+export function lastPart(name: string): string {
   return name.split(QUALIFIED).at(-1) ?? name;
 }
 
@@ -63,7 +63,7 @@ export function positionPrior(position: number): number {
  * its parts ("open", "gl") are not things the question asks about. A code name it writes (`setInterval`,
  * `sock_sendmsg`) keeps its parts too, as names in code are made of them.
  */
-function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean; example?: true }[] {
+export function questionTokens(text: string, names: readonly string[]): { term: string; fragment: boolean; example?: true }[] {
   const code = new Set(names.flatMap((name) => [name, ...name.split(/\.|::|->/)]).map((n) => n.toLowerCase()));
   const out: { term: string; fragment: boolean; example?: true }[] = [];
   const words = text.split(/\s+/);
@@ -195,9 +195,8 @@ export function parseQuestion(text: string): ParsedQuestion {
   // named so whose class, file or directory is the owner (relevance.ts, qualifiedMatch).
   const qualifiedLast = new Set(names.filter((n) => QUALIFIED.test(n)).map((n) => lastPart(n).toLowerCase()));
   for (const name of names) {
-    const segments = name.split(QUALIFIED).filter(Boolean);
-    const qualified = segments.length > 1 ? `${(segments.at(-2) as string).replace(/\(\)$/, "")}.${segments.at(-1) as string}`.toLowerCase() : null;
-    const whole = qualified ?? lastPart(name).toLowerCase();
+    const qualified = name.split(QUALIFIED).filter(Boolean).length > 1;
+    const whole = wholeNameTerm(name);
     // The bare last part of a qualified name is that name's, not a term of its own.
     if (!qualified && qualifiedLast.has(whole)) continue;
     if (seen.has(whole)) continue;
@@ -258,28 +257,10 @@ function addClosedCompounds(text: string, terms: QuestionTerm[]): void {
   }
 }
 
-/**
- * Where the question says its path ends: the phrase after its last "to", "into", "towards", "down to" that
- * names a thing (a determiner, a capitalized or code word, or a possessive follows: "… handed to TCP's receive
- * function", "… all the way down to setInterval", "… handed to httpcore's connection pool"; not the
- * infinitive "to send"), when that phrase ends the question.
- */
-const DESTINATION = /\b(?:to|into|onto|towards?)\s+(?=(?:the|an?|its|their|this|that)\b|[A-Z`]|[\w$]+\(|[\w$]*_[\w$]*\b|[a-z]+[A-Z]|[\w$]+'s\b)/g;
-const CLAUSE_END = /[?,;:—]|\s(?:and|when|while|so|before|after|until)\s/;
-
-/**
- * The terms the question uses only for where its path ends: they say what the chain must reach, not where it
- * starts ("How is an incoming IPv4 packet handed to TCP's receive function?" starts in IP, not in TCP).
- */
-export function destinationTerms(question: Pick<ParsedQuestion, "text" | "names">): Set<string> {
-  const matches = [...question.text.matchAll(DESTINATION)];
-  const last = matches.at(-1);
-  if (last?.index === undefined) return new Set();
-  // Only a phrase that ends the question: "passed to subscribe() throws …, where …" names an argument's way, not the path's end.
-  const phrase = question.text.slice(last.index + last[0].length).replace(/[?.!\s]+$/, "");
-  if (CLAUSE_END.test(phrase)) return new Set();
-  const before = new Set(questionTokens(question.text.slice(0, last.index), question.names).map((t) => t.term));
-  return new Set(questionTokens(phrase, question.names).map((t) => t.term).filter((t) => !before.has(t)));
+/** The term a name the question writes is keyed by, whole: `owner.name` for a qualified one, else its last part (parseQuestion). */
+export function wholeNameTerm(name: string): string {
+  const segments = name.split(QUALIFIED).filter(Boolean);
+  return segments.length > 1 ? `${(segments.at(-2) as string).replace(/\(\)$/, "")}.${segments.at(-1) as string}`.toLowerCase() : lastPart(name).toLowerCase();
 }
 
 /** The total weight of a question's terms (what full coverage is worth). */

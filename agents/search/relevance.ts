@@ -67,7 +67,10 @@ function qualifiedMatch(question: { readonly names?: readonly string[] }, term: 
   const dot = term.term.lastIndexOf(".");
   const name = term.term.slice(dot + 1);
   if (!fields.symbol?.has(name) || spelledOtherwise(question, name, fields.cased)) return null;
-  const owner = tokenize(term.term.slice(0, dot));
+  // The owner's words (`my_task` is `task`): a compound's whole run-together token is not one more word to find.
+  const ownerText = term.term.slice(0, dot);
+  const tokens = tokenize(ownerText);
+  const owner = tokens.length > 1 ? tokens.filter((t) => t !== ownerText.toLowerCase() && !t.includes("_")) : tokens;
   const places = [fields.container, fields.file, fields.dir];
   const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => matchWord({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
   return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };

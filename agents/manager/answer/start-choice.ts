@@ -54,11 +54,11 @@ export const START_RATIO = 0.5;
 export const COVERAGE_TIE = 0.02;
 
 /** A function (not a class: a class says what, not where) whose whole name the question writes as code. */
-function writtenAsCode(question: Pick<ParsedQuestion, "terms">, candidate: Pick<ScoredCandidate, "kind" | "matches"> | undefined): boolean {
+function writtenAsCode(question: Pick<ParsedQuestion, "terms" | "text" | "names">, candidate: Pick<ScoredCandidate, "kind" | "matches"> | undefined): boolean {
   return candidate !== undefined && candidate.kind !== "class" && namedByQuestion(question, candidate.matches);
 }
 
-export function startBeam(question: Pick<ParsedQuestion, "terms">, candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+export function startBeam(question: Pick<ParsedQuestion, "terms" | "text" | "names">, candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
   const out: ScoredCandidate[] = [];
   const best = candidates[0]?.score ?? 0;
   const threshold = startThreshold(question);
@@ -89,7 +89,7 @@ export function calledCandidate(question: ParsedQuestion, candidates: readonly S
  * question writes as code (`exit()`) wins: the question says it starts there. A class it names
  * (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
  */
-export function bestStart(question: Pick<ParsedQuestion, "terms">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; upstream: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
+export function bestStart(question: Pick<ParsedQuestion, "terms" | "text" | "names">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; upstream: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
   const value = (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => (o.coverage - chainCost(o)) * (starts[i]?.prior ?? 1);
   const worth = (i: number) => value(traced[i] as TraceOutcome, i);
   let best = 0;

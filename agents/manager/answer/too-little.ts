@@ -39,7 +39,7 @@ export function namedTerms(outcome: Pick<TraceOutcome, "steps" | "hops">): Set<s
 }
 
 /** Why the chain is not reported, or null when it stands. */
-export function tooLittle(question: Pick<ParsedQuestion, "terms">, outcome: Pick<TraceOutcome, "steps" | "hops" | "coverage">): string | null {
+export function tooLittle(question: Pick<ParsedQuestion, "terms" | "text" | "names">, outcome: Pick<TraceOutcome, "steps" | "hops" | "coverage">): string | null {
   const first = outcome.steps[0];
   if (!first) return null;
   // "After a driver reports events with input_event() …": a long question of which the chain from it covers little.

@@ -2,7 +2,8 @@
 // term weights learn how rare each term is across the whole fleet, and every candidate is scored again
 // on that one scale (agents/search/relevance.ts), so candidates from different scopes compare.
 import { parseEntryResult, type EntryCandidate, type EntryResult } from "../../protocol/index.js";
-import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
+import { type ParsedQuestion } from "../../search/question.js";
+import { destinationTerms, settingTerms } from "../../search/question-roles.js";
 import { explainMatches, placePrior, relevance, unexplainedWords } from "../../search/relevance.js";
 import { tokenize } from "../../pgc/retrieval/index.js";
 import type { PublicSurface } from "./public-surface.js";
@@ -82,11 +83,14 @@ export function withRarity(question: ParsedQuestion, results: readonly Pick<Entr
  */
 export const DESTINATION_START_PRIOR = 0.5;
 
-/** The question as entry candidates are scored: its destination's terms weigh DESTINATION_START_PRIOR. */
+/**
+ * The question as entry candidates are scored: the terms of its destination and of how the user set things
+ * up (settingTerms: "I registered http.get(…)") weigh DESTINATION_START_PRIOR.
+ */
 export function asStartQuestion(question: ParsedQuestion): ParsedQuestion {
-  const destination = destinationTerms(question);
-  if (destination.size === 0) return question;
-  return { ...question, terms: question.terms.map((t) => (destination.has(t.term) ? { ...t, weight: t.weight * DESTINATION_START_PRIOR } : t)) };
+  const aside = new Set([...destinationTerms(question), ...settingTerms(question)]);
+  if (aside.size === 0) return question;
+  return { ...question, terms: question.terms.map((t) => (aside.has(t.term) ? { ...t, weight: t.weight * DESTINATION_START_PRIOR } : t)) };
 }
 
 export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry, surface?: PublicSurface | null): Promise<EntryRound> {

@@ -3,7 +3,7 @@
 // and followed only if the chain through it covers at least as much as staying does.
 import { dispatchPrefix, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
-import { destinationTerms } from "../../search/question.js";
+import { destinationTerms } from "../../search/question-roles.js";
 import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit, soleBinder } from "./exit-owner.js";
 import { oneOwnerEach } from "./one-owner.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";

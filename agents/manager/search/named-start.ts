@@ -2,8 +2,9 @@
 // code has no climb above it, and a chain passing through the function the question names first is cut to
 // begin there (climb-callers.ts asks both before climbing).
 import type { SearchStep } from "../../protocol/index.js";
-import { destinationTerms, type ParsedQuestion } from "../../search/question.js";
-import { cover, coverageShare, type Coverage, type TermMatch } from "../../search/relevance.js";
+import { type ParsedQuestion } from "../../search/question.js";
+import { destinationTerms, settingTerms } from "../../search/question-roles.js";
+import { cover, coverageShare, FIELD_STRENGTH, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ChainStep, TraceOutcome, TracedHop } from "./trace-chain.js";
 
 /** The search step a chain step was made of. */
@@ -15,21 +16,49 @@ export function searchStepOf(hops: readonly TracedHop[], step: ChainStep): Searc
   return undefined;
 }
 
-/** The question writes the step's whole name as code (`How does e1000_setup_ring allocate…`): it says where the chain begins. */
-export function namedByQuestion(question: Pick<ParsedQuestion, "terms">, matches: readonly TermMatch[]): boolean {
-  return matches.some((m) => m.field === "symbol" && question.terms.some((t) => t.term === m.term && t.name));
+/**
+ * The question writes the step's whole name as code (`How does e1000_setup_ring allocate…`): it says where the
+ * chain begins. Not a name it writes only for how the user set things up ("registered with app.add_node(…)").
+ */
+export function namedByQuestion(question: Pick<ParsedQuestion, "terms" | "text" | "names">, matches: readonly TermMatch[]): boolean {
+  const setting = settingTerms(question);
+  const lastParts = qualifiedLastParts(question);
+  return matches.some((m) => m.field === "symbol" && !setting.has(m.term) && !lastParts.has(m.term) && !ownedElsewhere(m) && question.terms.some((t) => t.term === m.term && t.name));
+}
+
+/**
+ * A qualified name matched by a function whose class, file and directory are not the owner it writes
+ * (`ws.link` by `graphql.link`, `package.json` by `HttpResponse.json`: relevance.ts, qualifiedMatch) names
+ * another thing of that name. An owner of no words (`self.flush()`, `this.render()`) is the place's own.
+ */
+function ownedElsewhere(m: TermMatch): boolean {
+  const dot = m.term.lastIndexOf(".");
+  return dot > 0 && m.strength < FIELD_STRENGTH.symbol && !SELF_OWNER.test(m.term.slice(0, dot));
+}
+
+const SELF_OWNER = /^(?:self|this|cls|super)$/;
+
+/**
+ * The last parts of the qualified names the question writes (`link` of `ws.link`, `json` of `package.json`):
+ * the whole name says which function it means, so its last part alone names none.
+ */
+function qualifiedLastParts(question: Pick<ParsedQuestion, "names">): Set<string> {
+  return new Set(question.names.filter((n) => /\.|::|->/.test(n)).map((n) => (n.split(/\.|::|->/).at(-1) as string).replace(/\(\)$/, "").toLowerCase()));
 }
 
 /**
  * Whether a place's matches name the function the question writes first, as code (`loop.create_connection`
  * in "How does asyncio's loop.create_connection connect …"): where the question says its path begins. Only
  * the first name does ("interval() … all the way down to setInterval" ends at the second), and not when it
- * is where the question says the path ends. Null when the question writes no such name.
+ * is where the question says the path ends, nor a name it writes only for how the user set things up
+ * (settingTerms). Null when the question writes no such name.
  */
 export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
-  const first = question.names[0]?.replace(/\(\)$/, "").toLowerCase();
+  const setting = settingTerms(question);
+  const first = question.names.map((n) => n.replace(/\(\)$/, "").toLowerCase()).find((n) => !setting.has(n) && !setting.has(n.split(/\.|::|->/).at(-1) as string));
   if (first === undefined || destinationTerms(question).has(first)) return null;
-  return (matches) => matches.some((m) => m.field === "symbol" && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+  const lastParts = qualifiedLastParts(question);
+  return (matches) => matches.some((m) => m.field === "symbol" && !ownedElsewhere(m) && !(first !== m.term && lastParts.has(m.term)) && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
 }
 
 /**

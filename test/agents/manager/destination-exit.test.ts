@@ -4,7 +4,8 @@
 // `run_simple`). Python parsed for real, each scope's own search.
 import { describe, expect, it } from "vitest";
 import { traceFrom, withScopes } from "../../helpers/scopes.js";
-import { destinationTerms, parseQuestion } from "../../../agents/search/question.js";
+import { parseQuestion } from "../../../agents/search/question.js";
+import { destinationTerms } from "../../../agents/search/question-roles.js";
 import type { TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import type { ScopeFacts } from "../../../topology/index.js";
 

@@ -1,10 +1,12 @@
 // The one scoring model of the search: how a question is parsed, and how a place in the code scores.
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../../../agents/pgc/retrieval/index.js";
-import { destinationTerms, EXAMPLE_PRIOR, fragmentTerms, NAME_TERM_PRIOR, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { EXAMPLE_PRIOR, fragmentTerms, NAME_TERM_PRIOR, parseQuestion, positionPrior } from "../../../agents/search/question.js";
+import { destinationTerms, settingTerms } from "../../../agents/search/question-roles.js";
 import { anchored } from "../../../agents/manager/answer/start-choice.js";
 import { cover, coverageShare, explainMatches, FIELD_STRENGTH, gain, matchTerms, PARTIAL_MATCH, placePrior, relevance, stepScore, TEST_CODE_PRIOR, unexplainedWords, wordMatch } from "../../../agents/search/relevance.js";
 import { asStartQuestion, DESTINATION_START_PRIOR, withRarity } from "../../../agents/manager/entry/entry-round.js";
+import { namedByQuestion } from "../../../agents/manager/search/named-start.js";
 
 const words = (...list: string[]) => new Set(list);
 
@@ -378,3 +380,63 @@ describe("where a question says its path ends", () => {
   });
 });
 
+
+describe("where a question says how the user set things up", () => {
+  const setting = (text: string) => [...settingTerms(parseQuestion(text))];
+
+  it("is a code name written after a verb of setting up that the user did, or its participle with `with`", () => {
+    expect(setting("When my code fetches /users/42 and I registered http.get('/users/:id', resolver), how is the id pulled out?")).toEqual(["http.get", "http", "get"]);
+    expect(setting("How does Sphinx pick the parser: the built-in one, or one an extension registered with app.add_source_parser?")).toEqual(["app.add_source_parser", "app", "add", "sourc", "add_source_parser"]);
+    expect(setting("If I call server.use() inside a callback wrapped with server.boundary(), where are the handlers stored?")).toEqual(["server.boundary", "boundari"]);
+    // Its words the question also writes elsewhere stay the question's own.
+    expect(setting("I registered a parser with app.add_parser(); how does the app pick a parser?")).toEqual(["app.add_parser", "add", "add_parser"]);
+  });
+
+  it("is a leading clause with `with` when a `when` or `if` clause says what sets the path off", () => {
+    expect(setting("With setupServer() in my tests, when my code fetches a URL, how is the handler matched?")).toEqual(["setupserver", "setup", "server"]);
+    expect(setting("With reaction(expression, effect), how does MobX record which observables the expression read?")).toEqual([]);
+    // A sentence of its own says what the path reads, not where the code runs.
+    expect(setting("I created an Editor with an extension whose addAttributes() declares attributes. When content is loaded, how are they read?")).toEqual([]);
+  });
+
+  it("is not what the code does: a passive, a verb whose subject is code, or a name written outside the setting too", () => {
+    expect(setting("When a program creates a uinput device, how does it get registered with the input core?")).toEqual([]);
+    expect(setting("When the driver registers an interrupt handler with request_irq(), how is the line enabled?")).toEqual([]);
+    expect(setting("I registered a handler with server.use(); when server.use() is called again, what happens?")).toEqual([]);
+  });
+
+  it("names no start and weighs as the destination does when choosing one", () => {
+    const question = parseQuestion("One an extension registered with app.add_source_parser: how does Sphinx pick the parser for a document?");
+    const start = asStartQuestion(question);
+    const weight = (q: typeof question, term: string) => q.terms.find((t) => t.term === term)?.weight ?? 0;
+    expect(weight(start, "add_source_parser")).toBeCloseTo(weight(question, "add_source_parser") * DESTINATION_START_PRIOR);
+    expect(weight(start, "parser")).toBe(weight(question, "parser"));
+    const symbolMatch = [{ term: "app.add_source_parser", field: "symbol" as const, matched: "add_source_parser", strength: 1 }];
+    expect(namedByQuestion(question, symbolMatch)).toBe(false);
+    expect(namedByQuestion(parseQuestion("How does app.add_source_parser store the parser?"), symbolMatch)).toBe(true);
+  });
+});
+
+describe("a qualified name the question writes", () => {
+  const symbol = (term: string, matched: string, strength: number) => [{ term, field: "symbol" as const, matched, strength }];
+
+  it("names a function whose class, file or directory is its owner, not another of the same last name", () => {
+    const question = parseQuestion("How does ws.link('/chat') resolve the URL?");
+    expect(namedByQuestion(question, symbol("ws.link", "link", FIELD_STRENGTH.symbol))).toBe(true);
+    // `graphql.link` for `ws.link`: the owner is not its place's, and the last part alone names nothing.
+    expect(namedByQuestion(question, symbol("ws.link", "link", FIELD_STRENGTH.symbol * PARTIAL_MATCH))).toBe(false);
+    expect(namedByQuestion(question, symbol("link", "link", FIELD_STRENGTH.symbol))).toBe(false);
+    // A file name written like one is no function's: `HttpResponse.json` for "my package.json".
+    expect(namedByQuestion(parseQuestion("How is the directory recorded in my package.json?"), symbol("package.json", "json", FIELD_STRENGTH.symbol * PARTIAL_MATCH))).toBe(false);
+    // `self.flush()` is the method's own class.
+    expect(namedByQuestion(parseQuestion("How does a later self.flush() reach the socket?"), symbol("self.flush", "flush", FIELD_STRENGTH.symbol * PARTIAL_MATCH))).toBe(true);
+  });
+
+  it("is owned by the words of a compound owner (`my_task.delay` by `Task.delay`)", () => {
+    const question = parseQuestion("When I call my_task.delay(), where is the queue chosen?");
+    const term = question.terms.find((t) => t.term === "my_task.delay");
+    expect(term).toBeDefined();
+    const matches = matchTerms({ ...question, terms: [term as (typeof question.terms)[number]] }, { symbol: words("delay"), container: words("task"), file: words("task"), dir: words("celeri", "app") });
+    expect(matches).toEqual([{ term: "my_task.delay", field: "symbol", matched: "delay", strength: FIELD_STRENGTH.symbol }]);
+  });
+});
