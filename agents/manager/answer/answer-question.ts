@@ -125,6 +125,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
   const parsed = parseQuestion(request.question);
   const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
+  if (round.unmatched.length > 0) decisions.push({ at: "start", detail: `no function of the fleet has these words of the question in its name, class, file, directory or doc: ${round.unmatched.join(", ")}` });
   const fragments = new Set(parsed.terms.filter((t) => t.fragment).map((t) => t.term));
   const anchoredCandidates = round.candidates.filter((c) => anchored(c, fragments));
   const callers = parsed.intent === "callers" && !request.to;

@@ -44,6 +44,8 @@ export interface EntryRound {
   candidates: ScoredCandidate[];
   /** Scopes that did not answer, with why. */
   failed: { scope: string; reason: string }[];
+  /** The question's terms no function of the fleet has in its name, class, file, directory or doc (df 0 everywhere). */
+  unmatched: string[];
 }
 
 export type AskEntry = (scope: string, args: { question: ParsedQuestion; top_k: number }) => Promise<unknown>;
@@ -119,7 +121,8 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
       }),
     )
     .sort(byScore);
-  return { question: weighted, candidates, failed };
+  const unmatched = results.length === 0 ? [] : question.terms.filter((t) => results.every((r) => (r.df[t.term] ?? 0) === 0)).map((t) => t.term);
+  return { question: weighted, candidates, failed, unmatched };
 }
 
 /**
