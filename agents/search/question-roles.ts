@@ -37,7 +37,8 @@ export function destinationTerms(question: Pick<ParsedQuestion, "text" | "names"
  */
 const CONFIGURING = /\b(?:register(?:s|ed)?|mock(?:s|ed)?|declar(?:e|es|ed)|wrap(?:s|ped)?|sets?(?: up)?)\b/gi;
 const PARTICIPLE_WITH = /^(?:registered|mocked|declared|wrapped|set(?: up)?)\s+with\b/i;
-const FIRST_PERSON = /\b(?:I|we|my|our)\b/i;
+/** "I" as written (not the "i" of "i.MX"), "we", "my", "our". */
+const FIRST_PERSON = /\bI\b|\b(?:[Ww]e|[Mm]y|[Oo]ur)\b/;
 const AUXILIARY = /\b(?:gets?|got|getting|is|are|was|were|be|been|being)\s*$/i;
 /** A leading phrase of a preposition that holds "with" ("With setupServer() in my tests", "In the browser with setupWorker()"). */
 const LEADING_WITH = /^\s*(?:with|in|on|using|under|inside|for)\b.*\bwith\b|^\s*with\b/i;

@@ -402,6 +402,8 @@ describe("where a question says how the user set things up", () => {
   it("is not what the code does: a passive, a verb whose subject is code, or a name written outside the setting too", () => {
     expect(setting("When a program creates a uinput device, how does it get registered with the input core?")).toEqual([]);
     expect(setting("When the driver registers an interrupt handler with request_irq(), how is the line enabled?")).toEqual([]);
+    // The "i" of "i.MX" is not the user.
+    expect(setting("On an i.MX board whose driver registers its host with mmc_add_host(), how is the card found?")).toEqual([]);
     expect(setting("I registered a handler with server.use(); when server.use() is called again, what happens?")).toEqual([]);
   });
 
