@@ -2,7 +2,7 @@
 // code has no climb above it, and a chain passing through the function the question names first is cut to
 // begin there (climb-callers.ts asks both before climbing).
 import type { SearchStep } from "../../protocol/index.js";
-import { type ParsedQuestion } from "../../search/question.js";
+import { lastPart, QUALIFIED, type ParsedQuestion } from "../../search/question.js";
 import { destinationTerms, settingTerms } from "../../search/question-roles.js";
 import { cover, coverageShare, FIELD_STRENGTH, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ChainStep, TraceOutcome, TracedHop } from "./trace-chain.js";
@@ -43,7 +43,7 @@ const SELF_OWNER = /^(?:self|this|cls|super)$/;
  * the whole name says which function it means, so its last part alone names none.
  */
 function qualifiedLastParts(question: Pick<ParsedQuestion, "names">): Set<string> {
-  return new Set(question.names.filter((n) => /\.|::|->/.test(n)).map((n) => (n.split(/\.|::|->/).at(-1) as string).replace(/\(\)$/, "").toLowerCase()));
+  return new Set(question.names.filter((n) => QUALIFIED.test(n)).map((n) => lastPart(n).replace(/\(\)$/, "").toLowerCase()));
 }
 
 /**
@@ -55,7 +55,7 @@ function qualifiedLastParts(question: Pick<ParsedQuestion, "names">): Set<string
  */
 export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
   const setting = settingTerms(question);
-  const first = question.names.map((n) => n.replace(/\(\)$/, "").toLowerCase()).find((n) => !setting.has(n) && !setting.has(n.split(/\.|::|->/).at(-1) as string));
+  const first = question.names.map((n) => n.replace(/\(\)$/, "").toLowerCase()).find((n) => !setting.has(n) && !setting.has(lastPart(n)));
   if (first === undefined || destinationTerms(question).has(first)) return null;
   const lastParts = qualifiedLastParts(question);
   return (matches) => matches.some((m) => m.field === "symbol" && !ownedElsewhere(m) && !(first !== m.term && lastParts.has(m.term)) && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
