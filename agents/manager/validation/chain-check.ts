@@ -29,9 +29,13 @@ export interface ChainCheck {
   citations_verified: number;
 }
 
-/** The last name of a symbol or call (`send_message` of `SMTP.send_message`). */
+/**
+ * The last name of a symbol or call (`send_message` of `SMTP.send_message`), with the `#` of a TS/JS
+ * private method (`#executeFetch` of `QueryObserver.#executeFetch`: the name its callers write, and what
+ * the PGC keys its callers by).
+ */
 export function lastName(symbol: string): string {
-  return /[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
+  return /#?[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
 }
 
 /** A constructor is called by its class's name: `SMTP(host)` calls `SMTP.__init__`, `new Foo()` `Foo.constructor`. */
