@@ -243,6 +243,13 @@ export class CallGraph {
       const caller = this.enclosing(call.file_path, call.line);
       if (!caller) continue;
       const raising = call.error_path ? { error_path: true as const } : {};
+      if (call.read) {
+        // A property read runs the getter the object's class defines here; anything else it reads is a value.
+        const readClass = call.receiver_class ?? oneReceiverClass(call.receiver_classes, index);
+        const read = readClass === undefined ? null : resolveCallee(call.callee, caller, index, readClass);
+        if (read?.kind === "local") for (const to of read.nodes) if (to.id !== caller.id && to.kind === "method") addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...raising });
+        continue;
+      }
       // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
       const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
       const name = call.renamed?.name ?? call.callee;

@@ -23,6 +23,8 @@ const referenceKey = (file: string, line: number, target: string): string => `${
 function uniqueEdges(file: ParsedFile): ParsedCall[] {
   const seen = new Set<string>();
   return file.calls.filter((call) => {
+    // A property read is a call only of a getter, which the call graph decides (CallSite.read).
+    if (call.read) return false;
     const key = `${call.caller ?? ""}\0${call.callee}`;
     if (seen.has(key)) return false;
     seen.add(key);

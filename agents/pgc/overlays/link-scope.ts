@@ -84,14 +84,14 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   // A plain call of a parameter or variable of the calling function (`local`) calls no function of that
   // name; Python's dispatch through a name assigned a `getattr` (`method()`) is linked by its prefix.
   const calls = parsed.flatMap((file) =>
-    file.calls.filter((call) => !call.local || call.dispatch).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path }): CallSite => {
+    file.calls.filter((call) => !call.local || call.dispatch).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard or foreign module (`html.escape(…)`, `yaml.load(…)`), or a name imported from one
       // (`from textwrap import dedent`) that the file has no stand-in for.
       const through = module_member ? (module_member.imported ?? module_member.module) : standIns.has(`${file_path}\0${callee}`) ? undefined : imported_from;
       const standard = through !== undefined && beyondCodeBase(linked.outcomes.get(outcomeKey(file_path, through)));
-      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_classes ? { receiver_classes } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(error_path ? { error_path } : {}) };
+      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_classes ? { receiver_classes } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(error_path ? { error_path } : {}), ...(read ? { read } : {}) };
     }),
   );
   const docs = [...fileDocs, ...scopeDocs];

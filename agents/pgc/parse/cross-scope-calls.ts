@@ -29,6 +29,8 @@ export function crossScopeCalls(
   for (const file of parsed) {
     const cFamily = file.language === "c" || file.language === "cpp";
     for (const call of file.calls) {
+      // A property read runs a getter of the scope's own class or nothing (CallSite.read).
+      if (call.read) continue;
       const at = { from_file: call.file_path, line: call.line, caller: call.caller };
       if (leavesScope(call, cFamily, defined, topLevel, outcomes)) {
         // A renamed import is called by its new name; the module defines the old one (`_AddressList` is `AddressList`).

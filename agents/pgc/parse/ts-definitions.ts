@@ -17,6 +17,8 @@ export interface PendingCall {
   caller: string | null;
   /** The class of the object the call goes through, when the calling function says it. */
   receiver?: string;
+  /** A property read, a call only of a getter (CallSite.read). */
+  read?: true;
 }
 
 export interface TsState {

@@ -37,6 +37,7 @@ const TS_PATTERNS = [
   pattern("(expression_statement (assignment_expression left: (member_expression) right: (_)) @member_function)"),
   pattern("(jsx_attribute (property_identifier) @html_sink)", "jsx_attribute"),
   pattern("(member_expression object: (this) property: (_)) @this_member"),
+  pattern("(member_expression object: [(identifier) (member_expression object: (this))] property: (property_identifier)) @member_read"),
 ];
 
 type Handler = (state: TsState, node: Node) => void;
@@ -59,6 +60,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   html_sink: onHtmlSink,
   member_function: onMemberFunction,
   this_member: ({ ctx, properties }, node) => properties.note(ctx, node, "this", node.childForFieldName("property")?.text ?? ""),
+  member_read: onMemberRead,
 };
 
 /** Extracts one TS/TSX/JS file into `ctx.out`. */
@@ -251,6 +253,25 @@ function onCall(state: TsState, node: Node): void {
 }
 
 /**
+ * `editor.state`, `this.extensionManager.nodeViews`: a property read through a variable or a field of the
+ * object, not called and not assigned to, when the calling function says the object's class. It runs that
+ * class's getter if the scope defines one (the call graph keeps it only then: CallSite.read); reads through
+ * the object's own `this` are PropertyReads'.
+ */
+function onMemberRead(state: TsState, node: Node): void {
+  const parent = node.parent;
+  if (!parent || parent.type === "new_expression") return;
+  if (parent.type === "call_expression" && parent.childForFieldName("function")?.id === node.id) return;
+  if (/assignment|update_expression/.test(parent.type) && parent.childForFieldName("left")?.id === node.id) return;
+  if (parent.type === "update_expression" || (parent.type === "unary_expression" && parent.child(0)?.type === "delete")) return;
+  const caller = state.ctx.caller();
+  if (caller === null) return;
+  const receiver = receiverClass(node, "ts", state.receivers);
+  if (!receiver) return;
+  state.pending.push({ node, callee: collapse(node.text, 120), plain: false, caller, receiver, read: true });
+}
+
+/**
  * `f.call(thisArg, …)`, `f.apply(thisArg, args)`: a call of the function `f` (axios's
  * `transformData.call(config, …)` calls `transformData`), not of a method named `call`. Only when `f` is a
  * plain name the calling function does not bind itself — a function of the file or an import: an object's
@@ -281,7 +302,10 @@ function resolveCall(state: TsState, call: PendingCall): void {
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
     ...(onErrorPath(call.node, "ts") ? { error_path: true as const } : {}),
+    ...(call.read ? { read: true as const } : {}),
   });
+  // A read is no call: it has no assertion or risky sink of its own.
+  if (call.read) return;
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };
   if (names.some((name) => JS_ASSERTION_NAMES.has(name))) {

@@ -49,7 +49,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 44: a Python/TS/JS field of the caller's object given several classes keeps them all (`receiver_classes`); the call graph takes the one its scope defines, or the first when it defines none. */
 /** 45: a long function or method keeps the compound identifiers it uses past its indexed body (`uses`, parse/body-uses.ts). */
 /** 46: a plain name imported from another scope's module leaves the scope even when a class of the scope has a method of that name (parse/cross-scope-calls.ts). */
-export const STORE_VERSION = 46;
+/** 47: a TS/JS property read through an object of known class (`this.extensionManager.nodeViews`) is a call of that class's getter (CallSite.read). */
+export const STORE_VERSION = 47;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
