@@ -80,6 +80,8 @@ export interface CallerOf {
   receiver_class?: string;
   /** The C struct field, or the Python dispatch's pseudo-field (`do_*`), the call goes through. */
   field?: string;
+  /** Where the callee was stored into that field, for a call inside the scope through one (its edge's `bound`). */
+  bound?: BindingSite;
   /** The call is on an error path (CallSite.error_path). */
   error_path?: true;
 }

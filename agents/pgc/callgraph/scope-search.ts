@@ -178,7 +178,7 @@ export class ScopeSearch {
       // follows it only then; "who calls" lists every caller.
       .filter((c) => !c.error_path || args.question.intent === "callers" || followErrors);
     const seen = new Set<number>();
-    const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number; defines?: true }[] = [];
+    const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number; defines?: true; bound?: BindingSite; to?: GraphNode }[] = [];
     // For a climb (a "how" question), a closure nothing here calls by name (a callback passed on: `commit`
     // inside `runClientTransaction`) is reached from the function defining it, as the forward search steps into it.
     const definer = found.length === 0 && at && args.question.intent !== "callers" ? this.graph.definerOf(at) : null;
@@ -195,7 +195,9 @@ export class ScopeSearch {
     const citer = new LineCiter(this.source);
     for (const c of raw.slice(0, MAX_CALLER_LEADS)) {
       const step = await citer.step(c.node, match(c.node));
-      const site = await citer.callSite(c.node.file_path, c.line, c.defines ? { defines: true } : {});
+      // A call through a field the callee was stored into cites where it was (`bound_at`), for the manager's check.
+      const bound = c.bound && c.to && !args.from.field ? { ...c.bound, line: await citer.bindingLine(c.bound, c.to) } : undefined;
+      const site = await citer.callSite(c.node.file_path, c.line, c.defines ? { defines: true } : bound ? { bound } : {});
       if (!step || !site) continue;
       steps.push(step);
       const matches = matchTerms(args.question, { name: new Set(tokenize(name)) });
