@@ -71,8 +71,25 @@ export function addFunction(state: TsState, node: Node, outer: Node, name: strin
     params: realChildren(fn.childForFieldName("parameters")).length,
     returns: returnTypeOf(fn),
     ...(kind === "method" ? { container: innermostClass(state) } : {}),
+    ...(kind === "method" && isHook(fn, name) ? { abstract: true as const } : {}),
   });
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+}
+
+/**
+ * A base class's method with nothing to run — an empty body, comments aside (`protected onSubscribe(): void {
+ * // Do nothing }`) — is a hook its subclasses override: it is marked `abstract`, as Python's methods that
+ * only raise NotImplementedError are, so a call of it through the object's own `this` is also an exit to the
+ * subclasses other scopes define (PGC.md, call rule 2). Only in a class that extends and implements nothing:
+ * an empty method of a class that does (`flush(): void {}` over an `abstract flush()`, `close(): void {}` of a
+ * `Closer`) is that class's way of doing nothing. Not a constructor, getter or setter.
+ */
+function isHook(fn: Node, name: string): boolean {
+  if (fn.type !== "method_definition" || fn.parent?.type !== "class_body" || name === "constructor") return false;
+  if (fn.parent.parent?.children.some((c) => c?.type === "class_heritage")) return false;
+  if (fn.children.some((c) => c?.type === "get" || c?.type === "set")) return false;
+  const body = fn.childForFieldName("body");
+  return body !== null && body.namedChildren.every((c) => c?.type === "comment");
 }
 
 /**

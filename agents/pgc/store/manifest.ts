@@ -50,7 +50,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 45: a long function or method keeps the compound identifiers it uses past its indexed body (`uses`, parse/body-uses.ts). */
 /** 46: a plain name imported from another scope's module leaves the scope even when a class of the scope has a method of that name (parse/cross-scope-calls.ts). */
 /** 47: a TS/JS property read through an object of known class (`this.extensionManager.nodeViews`) is a call of that class's getter (CallSite.read). */
-export const STORE_VERSION = 47;
+/** 48: a TS/JS class method with an empty body (comments aside) is a hook for subclasses, marked `abstract`: a call of it through `this` is also an exit. */
+export const STORE_VERSION = 48;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
