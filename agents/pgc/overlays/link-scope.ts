@@ -82,9 +82,12 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   const moduleFiles = new Map<string, string>();
   for (const edge of linked.imports) if (edge.resolved_path) moduleFiles.set(`${edge.file_path}\0${edge.target}`, edge.resolved_path);
   // A plain call of a parameter or variable of the calling function (`local`) calls no function of that
-  // name; Python's dispatch through a name assigned a `getattr` (`method()`) is linked by its prefix.
+  // name; Python's dispatch through a name assigned a `getattr` (`method()`) is linked by its prefix. A
+  // property read (`read`) can only call a method of the scope: one of a name no method has is a plain
+  // field's value, not kept (most reads are).
+  const methodNames = new Set(parsed.flatMap((file) => file.symbols.filter((symbol) => symbol.kind === "method").map((symbol) => symbol.name)));
   const calls = parsed.flatMap((file) =>
-    file.calls.filter((call) => !call.local || call.dispatch).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
+    file.calls.filter((call) => (!call.local || call.dispatch) && (!call.read || methodNames.has(readName(call.callee)))).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard or foreign module (`html.escape(…)`, `yaml.load(…)`), or a name imported from one
@@ -141,4 +144,9 @@ function statsOf(
     files_with_syntax_errors: withErrors,
     docs_by_overlay: docsByOverlay,
   };
+}
+
+/** The property a read names: `nodeViews` of `this.extensionManager.nodeViews`. */
+function readName(callee: string): string {
+  return /#?[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }
