@@ -163,7 +163,7 @@ export interface CallSite {
    * TS/JS: no call but a read of a property through an object whose class the calling function says
    * (`this.extensionManager.nodeViews`, where `this.extensionManager = new ExtensionManager(…)`): it runs the
    * class's getter of that name (`get nodeViews()`), when the scope defines one; otherwise it is nothing
-   * (a plain field's value), no exit (docs/PGC.md, rule 12).
+   * (a plain field's value), no exit (docs/PGC.md, "Property reads are calls of their getter").
    */
   read?: true;
 }

@@ -262,7 +262,8 @@ function onMemberRead(state: TsState, node: Node): void {
   const parent = node.parent;
   if (!parent || parent.type === "new_expression") return;
   if (parent.type === "call_expression" && parent.childForFieldName("function")?.id === node.id) return;
-  if (/assignment|update_expression/.test(parent.type) && parent.childForFieldName("left")?.id === node.id) return;
+  // Written to (`x.y = …`, `x.y += …`, `x.y++`) or deleted: no read of a getter.
+  if (/assignment/.test(parent.type) && parent.childForFieldName("left")?.id === node.id) return;
   if (parent.type === "update_expression" || (parent.type === "unary_expression" && parent.child(0)?.type === "delete")) return;
   const caller = state.ctx.caller();
   if (caller === null) return;

@@ -2,7 +2,7 @@
 // `Editor.createView` passes `nodeViews: this.extensionManager.nodeViews` — `ExtensionManager`'s `get
 // nodeViews()`, which builds every node view — and a chain beginning at the getter ended "nothing else
 // calls it". A read of a plain field, a call, an assignment, or a read through an object of unknown class
-// is no call (PGC.md, call rule 12).
+// is no call (PGC.md, "Property reads are calls of their getter").
 import { describe, expect, it } from "vitest";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
