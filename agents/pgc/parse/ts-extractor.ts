@@ -1,18 +1,15 @@
 // TypeScript, TSX and JavaScript extraction: definitions, imports, calls, risky sinks and assertions.
 import type { Node } from "web-tree-sitter";
-import { JS_ASSERTION_NAMES } from "./assertion-names.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { ExtractContext } from "./extract-context.js";
 import type { LoadedGrammar } from "./grammars.js";
-import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
-import { isLocalValue } from "./local-values.js";
-import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, startLine } from "./node-text.js";
+import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
-import { receiverClass, receiverFields } from "./receiver-class.js";
-import { HTML_SINK_REASONS, matchRisk } from "./risk-rules.js";
-import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, returnTypeOf, unwrapped, type PendingCall, type TsState } from "./ts-definitions.js";
+import { HTML_SINK_REASONS } from "./risk-rules.js";
+import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, returnTypeOf, unwrapped, type TsState } from "./ts-definitions.js";
 import { addLiteralFunction } from "./ts-object-literals.js";
-import { readImportStatement, readRequireCall } from "./ts-imports.js";
+import { onCall, onMemberRead, resolveCall } from "./ts-calls.js";
+import { readImportStatement } from "./ts-imports.js";
 
 const TS_PATTERNS = [
   pattern("(comment) @comment"),
@@ -239,81 +236,6 @@ function onShape(kind: "interface" | "type" | "enum"): Handler {
       ...(hasMembers ? { members: realChildren(body).length } : {}),
     });
   };
-}
-
-function onCall(state: TsState, node: Node): void {
-  const written = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
-  if (!written) return;
-  if (node.type === "call_expression") readRequireCall(state.ctx, node, written, state.bindings);
-  const fn = node.type === "call_expression" ? (calledThrough(written, node, state) ?? written) : written;
-  const plain = fn.type === "identifier";
-  const callee = plain ? fn.text : collapse(fn.text, 120);
-  const receiver = plain ? undefined : receiverClass(fn, "ts", state.receivers);
-  state.pending.push({ node, callee, plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
-}
-
-/**
- * `editor.state`, `this.extensionManager.nodeViews`: a property read through a variable or a field of the
- * object, not called and not assigned to, when the calling function says the object's class. It runs that
- * class's getter if the scope defines one (the call graph keeps it only then: CallSite.read); reads through
- * the object's own `this` are PropertyReads'.
- */
-function onMemberRead(state: TsState, node: Node): void {
-  const parent = node.parent;
-  if (!parent || parent.type === "new_expression") return;
-  if (parent.type === "call_expression" && parent.childForFieldName("function")?.id === node.id) return;
-  // Written to (`x.y = …`, `x.y += …`, `x.y++`) or deleted: no read of a getter.
-  if (/assignment/.test(parent.type) && parent.childForFieldName("left")?.id === node.id) return;
-  if (parent.type === "update_expression" || (parent.type === "unary_expression" && parent.child(0)?.type === "delete")) return;
-  const caller = state.ctx.caller();
-  if (caller === null) return;
-  const receiver = receiverClass(node, "ts", state.receivers);
-  if (!receiver) return;
-  state.pending.push({ node, callee: collapse(node.text, 120), plain: false, caller, receiver, read: true });
-}
-
-/**
- * `f.call(thisArg, …)`, `f.apply(thisArg, args)`: a call of the function `f` (axios's
- * `transformData.call(config, …)` calls `transformData`), not of a method named `call`. Only when `f` is a
- * plain name the calling function does not bind itself — a function of the file or an import: an object's
- * own `call` or `apply` method (`opts.apply()`, webpack's `plugin.apply(compiler)`, an RPC client's
- * `client.call(…)`) is called through a parameter or variable, or a member.
- */
-function calledThrough(fn: Node, call: Node, state: TsState): Node | null {
-  if (fn.type !== "member_expression") return null;
-  const property = fn.childForFieldName("property")?.text;
-  if (property !== "call" && property !== "apply") return null;
-  const object = fn.childForFieldName("object");
-  return object?.type === "identifier" && !isLocalValue(call, object.text, "ts", state.locals) ? object : null;
-}
-
-function resolveCall(state: TsState, call: PendingCall): void {
-  const { ctx, bindings } = state;
-  const binding = call.plain ? bindings.get(call.callee) : undefined;
-  const line = startLine(call.node);
-  ctx.out.calls.push({
-    callee: call.callee,
-    caller: call.caller,
-    file_path: ctx.path,
-    line: calleeLine(call.node),
-    plain: call.plain,
-    local: call.plain && isLocalValue(call.node, call.callee, "ts", state.locals),
-    ...(binding ? { imported_from: binding.module } : {}),
-    ...moduleMember(call.callee, call.plain, bindings, false),
-    ...renamedImport(call.callee, call.plain, bindings),
-    ...receiverFields(call.receiver),
-    ...(onErrorPath(call.node, "ts") ? { error_path: true as const } : {}),
-    ...(call.read ? { read: true as const } : {}),
-  });
-  // A read is no call: it has no assertion or risky sink of its own.
-  if (call.read) return;
-  const names = candidateNames(call.callee, call.plain, bindings);
-  const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };
-  if (names.some((name) => JS_ASSERTION_NAMES.has(name))) {
-    ctx.out.assertions.push({ kind: call.callee, text: collapse(call.node.text, 200), ...span });
-  }
-  const rule = matchRisk("js", names, call.node.childForFieldName("arguments"));
-  if (rule) ctx.out.risks.push({ api: call.callee, reason: rule.reason, severity: rule.severity, ...span });
 }
 
 function onHtmlSink({ ctx }: TsState, node: Node): void {
