@@ -91,8 +91,10 @@ export class CallGraph {
    * `createPacedMutations` returns its inner `mutate`; a decorator its `wrapper`) is where the outer one's
    * behaviour goes on: an edge `defines` from the innermost enclosing function or method to it, at its first
    * line (added after the calls are linked). Nothing calls it there, so `callersOf` does not list it. So is a
-   * function of an object literal the outer one returns (`coreModule = () => ({ init(…) { … } })`:
-   * `coreModule.init`). The nested function is marked `nested`: no other module can name it.
+   * method the outer one defines: of an object literal it returns (`coreModule = () => ({ init(…) { … } })`:
+   * `coreModule.init`) or binds to a variable, or a function it assigns to a member (`column.toggleSorting =
+   * (…) => …`). The nested function is marked `nested`: no other module can name it (a method can be called
+   * through its object).
    */
   private nestings(): { parent: GraphNode; node: GraphNode }[] {
     const out: { parent: GraphNode; node: GraphNode }[] = [];
@@ -108,7 +110,7 @@ export class CallGraph {
         const inFunction = parent !== undefined && !spansSame && (parent.kind === "function" || parent.kind === "method");
         // A function of the object a function returns is a method of that builder (`coreModule.init`).
         if (inFunction && node.kind === "function") node.nested = true;
-        if (inFunction && (node.kind === "function" || (node.kind === "method" && node.container === parent.name))) out.push({ parent, node });
+        if (inFunction && (node.kind === "function" || node.kind === "method")) out.push({ parent, node });
         if (!spansSame) open.push(node);
       }
     }

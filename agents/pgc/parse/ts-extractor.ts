@@ -9,6 +9,7 @@ import { HTML_SINK_REASONS } from "./risk-rules.js";
 import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, returnTypeOf, unwrapped, type TsState } from "./ts-definitions.js";
 import { addLiteralFunction } from "./ts-object-literals.js";
 import { onCall, onMemberRead, resolveCall } from "./ts-calls.js";
+import { onMemberFunction } from "./ts-member-functions.js";
 import { readImportStatement } from "./ts-imports.js";
 
 const TS_PATTERNS = [
@@ -161,51 +162,6 @@ function onInnerDeclarator(state: TsState, node: Node, declaration: Node): void 
   state.ctx.definedInside(name.text, node);
   const outer = declaration.namedChildCount === 1 ? declaration : node;
   addFunction(state, node, outer, name.text, "function", fn);
-}
-
-/**
- * A function assigned to a member, as JavaScript builds objects without class syntax, is a method:
- * `Foo.prototype.m = function …` of Foo; `this.m = …` in a constructor, of its class or constructor
- * function; `inst.m = (…) => …` in the body of a function that receives `inst` and is the initializer of a
- * module-level definition (`export const ZodString = core.$constructor("ZodString", (inst, def) => { … })`),
- * of that definition. Only a statement directly in the function's body counts (not one under an `if`).
- */
-function onMemberFunction(state: TsState, node: Node): void {
-  const left = node.childForFieldName("left");
-  const right = node.childForFieldName("right");
-  const property = left?.childForFieldName("property");
-  if (!left || !right || !FUNCTION_VALUES.has(right.type) || property?.type !== "property_identifier") return;
-  const container = memberOwner(state, left.childForFieldName("object"), node.parent);
-  if (!container) return;
-  state.ctx.addSymbol(node.parent as Node, {
-    name: property.text,
-    kind: "method",
-    signature: headText(state.ctx.content, node.parent as Node, right.childForFieldName("body")),
-    params: realChildren(right.childForFieldName("parameters")).length,
-    returns: returnTypeOf(right),
-    container,
-  });
-  state.ctx.stack.push({ name: property.text, kind: "function", endIndex: node.endIndex, node });
-}
-
-function memberOwner(state: TsState, object: Node | null, statement: Node | null): string | undefined {
-  if (!object) return undefined;
-  if (object.type === "member_expression" && object.childForFieldName("property")?.text === "prototype") {
-    const base = object.childForFieldName("object");
-    return base?.type === "identifier" ? base.text : undefined;
-  }
-  // The function whose body holds the statement, directly.
-  const fn = statement?.parent?.type === "statement_block" ? statement.parent.parent : null;
-  if (!fn || !FUNCTION_NODES.has(fn.type)) return undefined;
-  if (fn.type === "method_definition") return fn.childForFieldName("name")?.text === "constructor" && object.type === "this" ? innermostClass(state) : undefined;
-  const definition = state.ctx.stack.enclosingFunction();
-  if (!definition || !(definition.node.type === "variable_declarator" || definition.node.type === "function_declaration")) return undefined;
-  if (object.type === "this") return definition.name;
-  if (object.type !== "identifier") return undefined;
-  const parameters = realChildren(fn.childForFieldName("parameters"));
-  const single = fn.childForFieldName("parameter");
-  const names = [...parameters.map((p) => (p.childForFieldName("pattern") ?? p).text), ...(single ? [single.text] : [])];
-  return names.includes(object.text) ? definition.name : undefined;
 }
 
 function onClass(state: TsState, node: Node): void {

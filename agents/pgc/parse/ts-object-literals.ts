@@ -44,16 +44,31 @@ function builderOf(state: TsState, object: Node | null): string | undefined {
   return definition.name;
 }
 
-/** A function an object literal holds: a method of a module-level object, or of the function that returns the literal. */
+/**
+ * The variable a function's body binds an object literal to, in a declaration directly in that body (`const
+ * coreInstance: CoreInstance = { getRow: (id) => { … } }` in TanStack Table's `createTable`, `let row = {
+ * getValue: (columnId) => { … } }` in its `createRow`): its functions are that object's methods, which the
+ * function defines. Undefined for a literal anywhere else.
+ */
+function localObjectName(state: TsState, object: Node | null): string | undefined {
+  if (object?.type !== "object" || !state.ctx.stack.enclosingFunction()) return undefined;
+  let at: Node = object;
+  while (at.parent && VALUE_WRAPPERS.has(at.parent.type)) at = at.parent;
+  const declarator = at.parent;
+  const name = declarator?.type === "variable_declarator" && declarator.childForFieldName("value")?.id === at.id ? declarator.childForFieldName("name") : null;
+  const block = declarator?.parent?.parent;
+  if (name?.type !== "identifier" || block?.type !== "statement_block" || !FUNCTION_NODES.has(block.parent?.type ?? "")) return undefined;
+  return name.text;
+}
+
+/**
+ * A function an object literal holds: a method of a module-level object, of the function that returns the
+ * literal, or of the variable a function binds it to. The enclosing function's body holds the latter two:
+ * the call graph links them from it as closures (`defines`).
+ */
 export function addLiteralFunction(state: TsState, outer: Node, fn: Node, name: string): boolean {
-  const object = moduleObjectName(outer.parent);
-  if (object) {
-    addObjectMethod(state, outer, fn, name, object);
-    return true;
-  }
-  const builder = builderOf(state, outer.parent);
-  if (!builder) return false;
-  // The builder's body holds the function: the call graph links it from the builder as a closure (`defines`).
-  addObjectMethod(state, outer, fn, name, builder);
+  const object = moduleObjectName(outer.parent) ?? builderOf(state, outer.parent) ?? localObjectName(state, outer.parent);
+  if (!object) return false;
+  addObjectMethod(state, outer, fn, name, object);
   return true;
 }

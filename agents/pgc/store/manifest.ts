@@ -51,7 +51,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 46: a plain name imported from another scope's module leaves the scope even when a class of the scope has a method of that name (parse/cross-scope-calls.ts). */
 /** 47: a TS/JS property read through an object of known class (`this.extensionManager.nodeViews`) is a call of that class's getter (CallSite.read). */
 /** 48: a TS/JS class method with an empty body (comments aside) is a hook for subclasses, marked `abstract`: a call of it through `this` is also an exit. */
-export const STORE_VERSION = 48;
+/** 49: a TS/JS function assigned to a member at module level or in a function's body (`exports.f = …`, `res.send = function …`, `column.toggleSorting = (…) => …`) and the functions of an object literal a function binds to a variable are functions of their own. */
+export const STORE_VERSION = 49;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
