@@ -22,6 +22,16 @@ const WORD_NUMBER = /^([a-z]{3,})([1-9][0-9]{2,})$/;
 
 const runCache = new Map<string, readonly string[]>();
 
+/** A word (between `_` and `-`) of letters and digits where letters follow a digit, led by a letter: `i2c`, `l2cap`, `v4l2`, `md5sum`. */
+const DIGIT_LETTER = /^[A-Za-z][A-Za-z]*[0-9]+[A-Za-z][A-Za-z0-9]*$/;
+
+/** The words of a run split only at digit→letter boundaries, lowercased: `i2c` of `i2c_transfer`, `l2cap` of `l2cap_sock_sendmsg`. */
+function digitLetterWords(run: string): string[] {
+  const out: string[] = [];
+  for (const word of run.split(/[_-]/)) if (word.length >= 3 && DIGIT_LETTER.test(word) && !/[a-z][A-Z]/.test(word)) out.push(word.toLowerCase());
+  return out;
+}
+
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -87,7 +97,10 @@ function termsOfRun(run: string): readonly string[] {
   }
   const whole = run.toLowerCase();
   const isCompound = parts.length > 1 || whole !== parts[0]?.toLowerCase();
-  if (isCompound && whole.length >= MIN_WHOLE_IDENTIFIER_LENGTH) terms.push(whole);
+  // A word split only where letters follow its digits (`i2c`, `l2cap`, `k8s`, `e1000e`) is a name as written:
+  // "I2C" asks about `i2c_transfer` (→ i2, i2c, transfer), whose parts alone name no I2C.
+  for (const word of digitLetterWords(run)) if (word !== whole) terms.push(word);
+  if (isCompound && (whole.length >= MIN_WHOLE_IDENTIFIER_LENGTH || DIGIT_LETTER.test(run))) terms.push(whole);
   if (runCache.size >= RUN_CACHE_LIMIT) runCache.clear();
   runCache.set(run, terms);
   return terms;

@@ -64,6 +64,16 @@ describe("tokenize", () => {
     expect(tokenize("42 0644 0x1000 e1000 utf8 x86_64")).toEqual(["e1000", "utf8", "x86", "x86_64"]);
   });
 
+  it("keeps a word whose letters follow its digits whole: I2C is `i2c`, not only `i2`", () => {
+    // Found on Linux's I2C stack: "I2C" in a question gave the term i2c, which no function's name had (`i2c_transfer` gave i2, transfer).
+    expect(tokenize("I2C")).toEqual(["i2", "i2c"]);
+    expect(tokenize("i2c_transfer")).toEqual(["i2", "transfer", "i2c", "i2c_transfer"]);
+    expect(tokenize("/dev/i2c-N")).toEqual(["dev", "i2", "i2c", "i2c-n"]);
+    expect(tokenize("l2cap_sock_sendmsg K8s e1000e")).toEqual(["l2", "cap", "sock", "sendmsg", "l2cap", "l2cap_sock_sendmsg", "k8", "k8s", "e1000", "e1000e"]);
+    // Not a word with letters before its digits only (`utf8`, `http2`), nor camel case around digits (`getValue2x`: its parts).
+    expect(tokenize("utf8 http2 getValue2x")).toEqual(["utf8", "http2", "get", "value2", "getvalue2x"]);
+  });
+
   it("does not add a whole-identifier token for a plain word", () => {
     expect(tokenize("Buffer buffer BUFFER")).toEqual(["buffer", "buffer", "buffer"]);
   });
