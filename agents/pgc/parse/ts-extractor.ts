@@ -6,7 +6,7 @@ import type { LoadedGrammar } from "./grammars.js";
 import { collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
 import { PropertyReads } from "./property-reads.js";
 import { HTML_SINK_REASONS } from "./risk-rules.js";
-import { addFunction, exportOuter, FUNCTION_NODES, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, returnTypeOf, unwrapped, type TsState } from "./ts-definitions.js";
+import { addFunction, exportOuter, FUNCTION_VALUES, innermostClass, onNamedFunctionExpression, unwrapped, type TsState } from "./ts-definitions.js";
 import { addLiteralFunction } from "./ts-object-literals.js";
 import { onCall, onMemberRead, resolveCall } from "./ts-calls.js";
 import { onMemberFunction } from "./ts-member-functions.js";
