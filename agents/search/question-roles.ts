@@ -30,13 +30,18 @@ export function destinationTerms(question: Pick<ParsedQuestion, "text" | "names"
 /**
  * A verb of setting things up (registering, mocking, declaring, wrapping, setting with): a name written after
  * it, in its clause, is how the user set things up when the clause says who did ("I registered
- * http.get(…)", "My extension registers a custom node with app.add_node(…)", "If I declare … ws.link(…)"), or
- * when it is a participle with "with" ("one an extension registered with app.add_source_parser", "a callback
- * wrapped with server.boundary()") and no auxiliary makes it the behaviour asked ("how does it get registered
- * with the input core").
+ * http.get(…)", "My extension registers a custom node with app.add_node(…)", "If I declare … ws.link(…)"); so
+ * is a name after any participle with "with" ("one an extension registered with app.add_source_parser", "a
+ * callback wrapped with server.boundary()", PARTICIPLE_WITH) when no auxiliary makes it the behaviour asked
+ * ("how does it get registered with the input core", "how is a socket created with socket()").
  */
 const CONFIGURING = /\b(?:register(?:s|ed)?|mock(?:s|ed)?|declar(?:e|es|ed)|wrap(?:s|ped)?|sets?(?: up)?)\b/gi;
-const PARTICIPLE_WITH = /^(?:registered|mocked|declared|wrapped|set(?: up)?)\s+with\b/i;
+/**
+ * A past participle with "with" (`registered with`, `created with`, `started with`, `built with`): the name
+ * after it says how the thing the question is about was made ("a POSIX timer created with timer_create()",
+ * "an object created with observable({...})", "a command started with exec_command"), not where its path runs.
+ */
+const PARTICIPLE_WITH = /\b(?:[a-z]{2,}ed|set(?: up)?|built|made|written|given|taken|begun)\s+with\b/gi;
 /** "I" as written (not the "i" of "i.MX"), "we", "my", "our". */
 const FIRST_PERSON = /\bI\b|\b(?:[Ww]e|[Mm]y|[Oo]ur)\b/;
 const AUXILIARY = /\b(?:gets?|got|getting|is|are|was|were|be|been|being)\s*$/i;
@@ -81,9 +86,10 @@ function settingSpans(text: string): [number, number][] {
   const first = clauseEnd(text, 0);
   if (first < text.length && LEADING_WITH.test(text.slice(0, first)) && TRIGGER.test(text.slice(first))) spans.push([0, first]);
   for (const m of text.matchAll(CONFIGURING)) {
-    const before = text.slice(clauseStart(text, m.index), m.index);
-    const participle = PARTICIPLE_WITH.test(text.slice(m.index)) && !AUXILIARY.test(before);
-    if (participle || FIRST_PERSON.test(before)) spans.push([m.index, clauseEnd(text, m.index)]);
+    if (FIRST_PERSON.test(text.slice(clauseStart(text, m.index), m.index))) spans.push([m.index, clauseEnd(text, m.index)]);
+  }
+  for (const m of text.matchAll(PARTICIPLE_WITH)) {
+    if (!AUXILIARY.test(text.slice(clauseStart(text, m.index), m.index))) spans.push([m.index, clauseEnd(text, m.index)]);
   }
   return spans;
 }

@@ -65,7 +65,10 @@ export async function bounded<T, R>(items: readonly T[], limit: number, work: (i
  * Fleet-wide rarity: a term matched by few of all the fleet's functions says more about where the answer is
  * than one most of them match. rarity = ln((N + 1) / (df + 1)) / ln(N + 1), in [0, 1]; the weight becomes
  * prior × (RARITY_FLOOR + (1 − RARITY_FLOOR) × rarity). A term no function matches keeps its full weight:
- * the question asks for something the code may not have, and coverage should say so.
+ * the question asks for something the code may not have, and coverage should say so. But a hyphenated
+ * compound of the prose ("key-exchange", "delayed-allocation", "re-run") that no function matches weighs
+ * nothing: its words are terms of the question too and say what it says (code writes `kex`, `key_exchange`,
+ * `delalloc`), and as a term of its own it only lowered what every function covers.
  */
 export function withRarity(question: ParsedQuestion, results: readonly Pick<EntryResult, "nodes" | "df">[]): ParsedQuestion {
   const total = results.reduce((sum, r) => sum + r.nodes, 0);
@@ -73,6 +76,7 @@ export function withRarity(question: ParsedQuestion, results: readonly Pick<Entr
   const norm = Math.log(total + 1);
   const terms = question.terms.map((t) => {
     const df = results.reduce((sum, r) => sum + (r.df[t.term] ?? 0), 0);
+    if (df === 0 && !t.name && t.term.includes("-")) return { ...t, weight: 0 };
     const rarity = Math.min(1, Math.max(0, Math.log((total + 1) / (df + 1)) / norm));
     return { ...t, weight: t.weight * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rarity) };
   });

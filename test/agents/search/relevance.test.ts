@@ -341,6 +341,18 @@ describe("the relevance model", () => {
     expect(weight("driver")).toBeGreaterThan(0);
   });
 
+  it("gives a hyphenated compound of the prose no weight when no function matches it: its words say it", () => {
+    // Found on paramiko: "key-exchange" matched nothing (code writes `kex`), so every chain covered less of the question.
+    const kex = parseQuestion("How does the key-exchange reply derive the keys for outgoing packets, as a user-space tool sees it?");
+    const scaled = withRarity(kex, [{ nodes: 500, df: { kei: 40, exchang: 12, repli: 9, deriv: 3, outgo: 2, packet: 30, user: 20, space: 5, "user-space": 1, tool: 4, see: 0 } }]);
+    const weight = (term: string) => scaled.terms.find((t) => t.term === term)?.weight ?? -1;
+    expect(weight("key-exchange")).toBe(0);
+    expect(weight("kei")).toBeGreaterThan(0);
+    // One some function matches keeps its weight, and so does a plain word no function has (the code may not do it).
+    expect(weight("user-space")).toBeGreaterThan(0);
+    expect(weight("see")).toBe(kex.terms.find((t) => t.term === "see")?.weight);
+  });
+
   it("counts the words of a name the question does not ask about, for a tie between equal scores", () => {
     const q = parseQuestion("How does the e1000 driver pass received packets up to GRO?");
     const jumbo = words("e1000", "clean", "jumbo", "rx", "irq");
@@ -390,6 +402,9 @@ describe("where a question says how the user set things up", () => {
     expect(setting("If I call server.use() inside a callback wrapped with server.boundary(), where are the handlers stored?")).toEqual(["server.boundary", "boundari"]);
     // Its words the question also writes elsewhere stay the question's own.
     expect(setting("I registered a parser with app.add_parser(); how does the app pick a parser?")).toEqual(["app.add_parser", "add", "add_parser"]);
+    // Any participle with `with` says how the thing asked about was made (found on paramiko: "a command started with exec_command").
+    expect(setting("When a POSIX timer created with timer_create() expires, how is its signal queued?")).toEqual(["timer_create", "creat"]);
+    expect(setting("If I write to the stdin of a command started with exec_command, where does my write block?")).toEqual(["exec_command", "exec"]);
   });
 
   it("is a leading clause with `with` when a `when` or `if` clause says what sets the path off", () => {
@@ -402,6 +417,7 @@ describe("where a question says how the user set things up", () => {
   it("is not what the code does: a passive, a verb whose subject is code, or a name written outside the setting too", () => {
     expect(setting("When a program creates a uinput device, how does it get registered with the input core?")).toEqual([]);
     expect(setting("When the driver registers an interrupt handler with request_irq(), how is the line enabled?")).toEqual([]);
+    expect(setting("How is a socket created with socket() bound to its port?")).toEqual([]);
     // The "i" of "i.MX" is not the user.
     expect(setting("On an i.MX board whose driver registers its host with mmc_add_host(), how is the card found?")).toEqual([]);
     expect(setting("I registered a handler with server.use(); when server.use() is called again, what happens?")).toEqual([]);
