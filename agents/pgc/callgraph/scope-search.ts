@@ -181,7 +181,9 @@ export class ScopeSearch {
     const raw: { node: GraphNode; line: number; callee: string; score: number; unexplained: number; defines?: true; bound?: BindingSite; to?: GraphNode }[] = [];
     // For a climb (a "how" question), a closure nothing here calls by name (a callback passed on: `commit`
     // inside `runClientTransaction`) is reached from the function defining it, as the forward search steps into it.
-    const definer = found.length === 0 && at && args.question.intent !== "callers" ? this.graph.definerOf(at) : null;
+    // Not a method: it is called through its object, and the function that defines it only builds that object
+    // (TanStack Table's `createColumn` gives each column its `getCanGlobalFilter`, which filtering calls later).
+    const definer = found.length === 0 && at && at.kind !== "method" && args.question.intent !== "callers" ? this.graph.definerOf(at) : null;
     if (definer) found.push({ node: definer.node, line: definer.line, callee: name, defines: true });
     for (const c of found) {
       if (seen.has(c.node.id)) continue;

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
-import { answerOver, callsFrom, sourceLines as lines, withScopes } from "../../helpers/scopes.js";
+import { answerOver, callsFrom, climbOver, sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const CODE = {
   core: {
@@ -99,6 +99,12 @@ describe("functions assigned to members and object literals bound in a function"
     const lib = graph("lib");
     expect(callsFrom(lib, "sendJson").local).toEqual(["res.json:11"]);
     expect(callsFrom(lib, "res.json").local).toEqual(["res.send:8"]);
+  });
+
+  it("does not climb from such a method to the function that defines it: that only builds its object", async () => {
+    const outcome = await climbOver(scopes(), "features", "column.toggleSorting", "How does RowSorting's createColumn toggle the sorting of a column?");
+    expect(outcome.steps.map((s) => s.symbol)).toEqual(["column.toggleSorting"]);
+    expect(outcome.decisions.at(-1)?.detail).toContain("nothing else calls it");
   });
 
   it("traces a question through them across scopes", async () => {
