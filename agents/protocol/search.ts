@@ -20,6 +20,15 @@ const nameField = textField(300, 1);
  */
 export const DISPATCH_MARK = "*";
 
+/**
+ * The last name of a symbol or call, as its callers write it: `send_message` of `SMTP.send_message`,
+ * `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`, and `#executeFetch` of a TS/JS private method
+ * `QueryObserver.#executeFetch` (the `#` is part of the name, and what the PGC keys its callers by).
+ */
+export function lastName(symbol: string): string {
+  return /#?[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
+}
+
 /** The prefix of a dispatch's pseudo-field (`do_` of `do_*`), or null for a C struct field. */
 export function dispatchPrefix(field: string): string | null {
   return field.length > DISPATCH_MARK.length && field.endsWith(DISPATCH_MARK) ? field.slice(0, -DISPATCH_MARK.length) : null;

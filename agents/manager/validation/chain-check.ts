@@ -1,7 +1,7 @@
 // A traced chain is checked step by step: every step's cited lines and call line are re-hashed (by the
 // manager, or by another replica), and an edge is real only if its call line names the callee. The chain
 // is cut at the first step that fails, and says why.
-import { dispatchPrefix, type Citation } from "../../protocol/index.js";
+import { dispatchPrefix, lastName, type Citation } from "../../protocol/index.js";
 import { checkHashes, type HashSources } from "./hash-check.js";
 
 export interface CheckableStep {
@@ -29,14 +29,6 @@ export interface ChainCheck {
   citations_verified: number;
 }
 
-/**
- * The last name of a symbol or call (`send_message` of `SMTP.send_message`), with the `#` of a TS/JS
- * private method (`#executeFetch` of `QueryObserver.#executeFetch`: the name its callers write, and what
- * the PGC keys its callers by).
- */
-export function lastName(symbol: string): string {
-  return /#?[A-Za-z_$][\w$]*$/.exec(symbol)?.[0] ?? symbol;
-}
 
 /** A constructor is called by its class's name: `SMTP(host)` calls `SMTP.__init__`, `new Foo()` `Foo.constructor`. */
 const CONSTRUCTOR_NAMES = new Set(["__init__", "constructor"]);

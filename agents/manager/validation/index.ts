@@ -17,4 +17,4 @@ export { checkCriterion, TERM_COVERAGE_TO_MEET, type CriterionEvidence } from ".
 export { anchorsOf, type Anchors } from "./anchors.js";
 export { insideScope, outOfScopeProblem } from "./scope.js";
 export { sampleIndices } from "./sample.js";
-export { bindsCallee, checkChain, lastName, namesCallee, renames, type ChainCheck, type CheckableStep } from "./chain-check.js";
+export { bindsCallee, checkChain, namesCallee, renames, type ChainCheck, type CheckableStep } from "./chain-check.js";

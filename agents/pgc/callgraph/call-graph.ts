@@ -11,7 +11,9 @@ import { oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-cal
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { callsByTarget, classCallCounts, exitFanIn, exitKey, withUnknownMembers } from "./exit-counts.js";
-import { indexCallers, indexDefiners, lastPart } from "./caller-index.js";
+import { indexCallers } from "./caller-index.js";
+import { indexDefiners, nestings } from "./nesting.js";
+import { lastName } from "../../protocol/index.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
@@ -81,40 +83,9 @@ export class CallGraph {
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
-    const nested = this.nestings();
+    const nested = nestings(this.nodes, this.fileNodes());
     this.link(data.calls, data.crossScopeReferences);
     for (const { parent, node } of nested) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
-  }
-
-  /**
-   * A function defined inside another function's body (a closure the outer one returns, as factories do:
-   * `createPacedMutations` returns its inner `mutate`; a decorator its `wrapper`) is where the outer one's
-   * behaviour goes on: an edge `defines` from the innermost enclosing function or method to it, at its first
-   * line (added after the calls are linked). Nothing calls it there, so `callersOf` does not list it. So is a
-   * method the outer one defines: of an object literal it returns (`coreModule = () => ({ init(…) { … } })`:
-   * `coreModule.init`) or binds to a variable, or a function it assigns to a member (`column.toggleSorting =
-   * (…) => …`). The nested function is marked `nested`: no other module can name it (a method can be called
-   * through its object).
-   */
-  private nestings(): { parent: GraphNode; node: GraphNode }[] {
-    const out: { parent: GraphNode; node: GraphNode }[] = [];
-    for (const ids of this.fileNodes().values()) {
-      // Outer first: by first line, then the longer one; a stack of the definitions still open.
-      const sorted = [...ids].sort((a, b) => (this.nodes[a] as GraphNode).line_start - (this.nodes[b] as GraphNode).line_start || (this.nodes[b] as GraphNode).line_end - (this.nodes[a] as GraphNode).line_end);
-      const open: GraphNode[] = [];
-      for (const id of sorted) {
-        const node = this.nodes[id] as GraphNode;
-        while (open.length > 0 && (open.at(-1) as GraphNode).line_end < node.line_start) open.pop();
-        const parent = open.at(-1);
-        const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
-        const inFunction = parent !== undefined && !spansSame && (parent.kind === "function" || parent.kind === "method");
-        // A function of the object a function returns is a method of that builder (`coreModule.init`).
-        if (inFunction && node.kind === "function") node.nested = true;
-        if (inFunction && (node.kind === "function" || node.kind === "method")) out.push({ parent, node });
-        if (!spansSame) open.push(node);
-      }
-    }
-    return out;
   }
 
   /** The scope's functions stored into a struct field, with where each was bound. */
@@ -255,7 +226,7 @@ export class CallGraph {
       // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
       const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
       const name = call.renamed?.name ?? call.callee;
-      const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastPart(name)}`);
+      const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastName(name)}`);
       if (reference) {
         addExitEdge(this.exits, caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed, ...raising });
         continue;
@@ -274,7 +245,7 @@ export class CallGraph {
         addExitEdge(this.exits, caller.id, { target: field, callee: call.callee, line, via: "field", ...raising });
         continue;
       }
-      const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastPart(name));
+      const passed = call.module_file === undefined ? null : this.reexports.passedOn(call.module_file, lastName(name));
       if (passed?.module !== undefined) {
         // The scope's module only re-exports the name from another scope's (`export { _minLength as minLength } from "../core/index.js"`).
         addExitEdge(this.exits, caller.id, { target: passed.name, callee: call.callee, module: relativeModule(call.file_path, passed.module), line: call.line, via: "reference", ...(passed.alias ? { alias: passed.alias } : {}), ...raising });

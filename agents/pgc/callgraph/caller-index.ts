@@ -1,6 +1,7 @@
 // "Who calls this name here?" is asked of a scope at every step of a climb and for every "who calls"
 // question; scanning all of the scope's calls each time was most of a callers request. The calls are
 // indexed by the names they answer for once, on the first such question (a scope's graph does not change).
+import { lastName } from "../../protocol/index.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 
 /**
@@ -22,7 +23,7 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
       if (e.defines) continue;
       const to = nodes[e.to] as GraphNode;
       const caller: CallerOf = { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, to, ...(e.bound ? { field: e.bound.field, bound: e.bound } : {}), ...(e.error_path ? { error_path: true as const } : {}) };
-      const name = lastPart(e.callee);
+      const name = lastName(e.callee);
       add(name, caller);
       if (e.bound && e.bound.field !== name) add(e.bound.field, caller);
       if (e.bound && to.name !== name && to.name !== e.bound.field) add(to.name, caller);
@@ -33,14 +34,3 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
   return index;
 }
 
-/** `b64encode` of `base64.b64encode`, `ndo_open` of `dev->ops->ndo_open`, `run` of `Foo::run`. */
-export function lastPart(callee: string): string {
-  return /#?[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
-}
-
-/** Each nested function's definer: the function whose body defines it (its `defines` edge), with the line it is defined on. */
-export function indexDefiners(nodes: readonly GraphNode[], out: ReadonlyMap<number, readonly LocalEdge[]>): Map<number, { node: GraphNode; line: number }> {
-  const definers = new Map<number, { node: GraphNode; line: number }>();
-  for (const [from, edges] of out) for (const e of edges) if (e.defines) definers.set(e.to, { node: nodes[from] as GraphNode, line: e.line });
-  return definers;
-}

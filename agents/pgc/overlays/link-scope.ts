@@ -1,4 +1,5 @@
 // Cross-file work of a scope: import resolution, cross-scope references, O3 lineage and O7 coherence.
+import { lastName } from "../../protocol/index.js";
 import { crossScopeCalls } from "../parse/cross-scope-calls.js";
 import { beyondCodeBase, outcomeKey } from "../parse/link-imports.js";
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, FileRecord, ImportEdge, IndexDoc, Language, Overlay } from "../types.js";
@@ -87,7 +88,7 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   // field's value, not kept (most reads are).
   const methodNames = new Set(parsed.flatMap((file) => file.symbols.filter((symbol) => symbol.kind === "method").map((symbol) => symbol.name)));
   const calls = parsed.flatMap((file) =>
-    file.calls.filter((call) => (!call.local || call.dispatch) && (!call.read || methodNames.has(readName(call.callee)))).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
+    file.calls.filter((call) => (!call.local || call.dispatch) && (!call.read || methodNames.has(lastName(call.callee)))).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard or foreign module (`html.escape(…)`, `yaml.load(…)`), or a name imported from one
@@ -144,9 +145,4 @@ function statsOf(
     files_with_syntax_errors: withErrors,
     docs_by_overlay: docsByOverlay,
   };
-}
-
-/** The property a read names: `nodeViews` of `this.extensionManager.nodeViews`. */
-function readName(callee: string): string {
-  return /#?[A-Za-z_$][\w$]*$/.exec(callee)?.[0] ?? callee;
 }

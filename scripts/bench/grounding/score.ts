@@ -6,9 +6,8 @@
 // subsequence) over the gold chain's length. Every citation is re-hashed against the corpus on disk.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { citationHash } from "../../../agents/protocol/index.js";
+import { citationHash, lastName } from "../../../agents/protocol/index.js";
 import type { MultiHopResult } from "../../../agents/manager/answer/result.js";
-import { lastName } from "../../../agents/manager/validation/index.js";
 import type { GoldStep, GroundingQuestion } from "./cases.js";
 
 export interface AnswerStep {

@@ -3,7 +3,8 @@
 // `QueryObserver.#executeFetch` ended "nothing else calls it" because the climb asked for `executeFetch`,
 // and `onSubscribe` ("when a QueryObserver gets its first subscriber") was never reached.
 import { describe, expect, it } from "vitest";
-import { calledAs, lastName, namesCallee } from "../../../agents/manager/validation/chain-check.js";
+import { calledAs, namesCallee } from "../../../agents/manager/validation/chain-check.js";
+import { lastName } from "../../../agents/protocol/index.js";
 import { climbOver, sourceLines as lines, withScopes } from "../../helpers/scopes.js";
 
 const CODE = {
