@@ -122,11 +122,12 @@ async function passThrough(deps: TraceDeps, request: TraceRequest, result: Expan
   for (const probe of through) {
     const after = coveredAfter(result, probe.lead, before);
     const exits = byFleetCallSites(deps.ownership, probe.result.leads.filter((l) => l.exit)).slice(0, PASS_THROUGH_BEAM * 2);
+    const potential = ownerPotential(request, probe.result, after);
     let taken = 0;
     for (const original of exits) {
       if (taken >= PASS_THROUGH_BEAM) break;
       const exit = asModuleExit(original.exit as NonNullable<SearchLead["exit"]>, deps.ownership);
-      const owners = ownersOfExit(exit, probe.owner, deps, request.scopeScores);
+      const owners = ownersOfExit(exit, probe.owner, deps, request.scopeScores, (owner) => potential(original, owner));
       // A field exit is looked into in each of its first binders at once, as at any hop (one beam place for them all).
       const fresh = "none" in owners ? [] : owners.scopes.filter((o) => o !== scope && !visited.has(o) && o !== probe.owner);
       if (fresh.length === 0) continue;
@@ -203,7 +204,7 @@ export async function chooseExit(
     const lead = exit === original.exit ? original : { ...original, exit };
     // `Parser(…).parsestr(…)`: the flow goes on into the method; the constructor only builds its object.
     if (builtThenCalled.has(callSiteKey(exit))) continue;
-    const owners = ownersOfExit(exit, scope, deps, request.scopeScores);
+    const owners = ownersOfExit(exit, scope, deps, request.scopeScores, (owner) => potential(lead, owner));
     if ("none" in owners) {
       if (skipped < LOOKAHEAD_BEAM && lead.score >= FOLLOW_THRESHOLD) {
         skipped++;

@@ -32,11 +32,18 @@ export const FIELD_OWNER_BEAM = 4;
  * The scopes an exit may continue in, best first: for a call by name, the scope that owns the callee, or each
  * of the (at most MAX_AMBIGUOUS_OWNERS) scopes defining it when nothing tells them apart — the look-ahead
  * into each says which path goes on with the question (`plugins.load(…)`: the plugin loader's `load`, not
- * an event hook's); up to FIELD_OWNER_BEAM for a field.
+ * an event hook's); up to FIELD_OWNER_BEAM for a field. A field's binders are ranked by `adds` when given —
+ * what each one's entry candidates could add to the chain past the exit (a field many drivers fill: the
+ * driver the question names by a word the chain has not covered yet, "DesignWare" after `__i2c_transfer`,
+ * not the one sharing the most of its common words) — and then by the entry round's scope scores.
  */
-export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>): { scopes: string[] } | { none: string } {
+export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string, deps: { ownership: Ownership }, scopeScores: ReadonlyMap<string, number>, adds?: (owner: string) => number): { scopes: string[] } | { none: string } {
   if (exit.via !== "field") return rankedOwners(exit, from, deps, scopeScores);
-  const binders = rankedBinders(exit.target, from, deps.ownership, scopeScores);
+  let binders = rankedBinders(exit.target, from, deps.ownership, scopeScores);
+  if (adds && binders.length > FIELD_OWNER_BEAM) {
+    const added = new Map(binders.map((b) => [b, adds(b)]));
+    binders = binders.map((b, i) => ({ b, i })).sort((x, y) => (added.get(y.b) as number) - (added.get(x.b) as number) || x.i - y.i).map(({ b }) => b);
+  }
   return binders.length === 0 ? { none: `no other scope stores a function into the field ${exit.target}` } : { scopes: binders.slice(0, FIELD_OWNER_BEAM) };
 }
 

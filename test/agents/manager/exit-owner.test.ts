@@ -93,6 +93,18 @@ describe("the scope an exit continues in", () => {
     expect(ownersOfExit({ ...field, target: "read_iter" }, "fs", { ownership: map }, new Map())).toEqual({ none: "no other scope stores a function into the field read_iter" });
   });
 
+  it("ranks a field's binders by what their entry candidates could add past the exit, when there are more than it looks into", async () => {
+    const drivers = ["algos", "busses", "busses-2", "busses-3", "muxes", "busses-4"];
+    const map = await scopeMapOf(drivers.map((d) => ({ scope: d, paths: [`drivers/i2c/${d}/`], symbols: [`${d}_xfer`], references: [], fields: ["master_xfer"] })));
+    const field = { ...exit("master_xfer", undefined, "drivers/i2c/i2c-core-base.c"), callee: "adap->algo->master_xfer", via: "field" as const };
+    // The entry round's scope scores favour the scopes sharing the question's common words…
+    const scores = new Map([["algos", 0.11], ["busses-3", 0.1], ["busses", 0.099], ["muxes", 0.094], ["busses-2", 0.089], ["busses-4", 0.05]]);
+    expect(ownersOfExit(field, "core", { ownership: map }, scores)).toEqual({ scopes: ["algos", "busses-3", "busses", "muxes"] });
+    // …what their candidates add past the chain so far says which driver the question names.
+    const adds = (owner: string) => (owner === "busses-2" ? 0.2 : owner === "busses-4" ? 0.01 : 0);
+    expect(ownersOfExit(field, "core", { ownership: map }, scores, adds)).toEqual({ scopes: ["busses-2", "busses-4", "algos", "busses-3"] });
+  });
+
   it("knows the scope that alone stores functions into a field: its one function there is what the call runs", async () => {
     const map = await scopeMap();
     expect(soleBinder({ ownership: map }, "events", "input-evdev")).toBe(true);
