@@ -42,6 +42,13 @@ const CONFIGURING = /\b(?:register(?:s|ed)?|mock(?:s|ed)?|declar(?:e|es|ed)|wrap
  * "an object created with observable({...})", "a command started with exec_command"), not where its path runs.
  */
 const PARTICIPLE_WITH = /\b(?:[a-z]{2,}ed|set(?: up)?|built|made|written|given|taken|begun)\s+with\b/gi;
+/**
+ * A clause saying a call is over ("After exec_command returns, how does stdout.read() …", "once connect()
+ * has completed"; at most four words before the verb, so not "after gcTime and end up calling the cleanup
+ * function my sync returned"): what it names has run to its end before the path asked about begins, so it
+ * is how things were set up, not a step of that path.
+ */
+const DONE_CLAUSE = /\b(?:after|once)\s+(?:[\w$.]+(?:\([^()]*\))?\s+){1,4}?(?:returns|returned|has returned|completes|completed|has completed|finishes|finished|has finished|is done)\b/gi;
 /** "I" as written (not the "i" of "i.MX"), "we", "my", "our". */
 const FIRST_PERSON = /\bI\b|\b(?:[Ww]e|[Mm]y|[Oo]ur)\b/;
 const AUXILIARY = /\b(?:gets?|got|getting|is|are|was|were|be|been|being)\s*$/i;
@@ -75,7 +82,8 @@ function clauseStart(text: string, at: number): number {
 }
 
 /**
- * The spans of the text that say how the user set things up: from a CONFIGURING verb to its clause's end, and
+ * The spans of the text that say how the user set things up: from a CONFIGURING verb to its clause's end, a
+ * DONE_CLAUSE to its clause's end, and
  * a leading prepositional phrase holding "with" (not a sentence of its own: "I created an Editor with a
  * custom node extension …" says what the path reads) when a "when" or "if" clause after it says what sets the path off
  * ("With setupServer() in my tests, when my code fetches …", "In the browser with setupWorker(), if my
@@ -88,6 +96,7 @@ function settingSpans(text: string): [number, number][] {
   for (const m of text.matchAll(CONFIGURING)) {
     if (FIRST_PERSON.test(text.slice(clauseStart(text, m.index), m.index))) spans.push([m.index, clauseEnd(text, m.index)]);
   }
+  for (const m of text.matchAll(DONE_CLAUSE)) spans.push([m.index, clauseEnd(text, m.index)]);
   for (const m of text.matchAll(PARTICIPLE_WITH)) {
     if (!AUXILIARY.test(text.slice(clauseStart(text, m.index), m.index))) spans.push([m.index, clauseEnd(text, m.index)]);
   }

@@ -61,9 +61,13 @@ export class EntryIndex {
         for (const p of this.postings.get(term.term.slice(dot + 1)) ?? []) if (p.strength >= FIELD_STRENGTH.symbol) strongest.set(p.node, p.strength);
       } else {
         this.vocabulary ??= new Vocabulary(this.postings);
-        // The words that may match the term by some rule of matchWord, each judged by it.
-        for (const word of this.vocabulary.candidates(term)) {
-          const quality = matchWord(term, word);
+        // The words that may match the term by some rule of matchWord, each judged by it. A compound
+        // identifier the question writes is matched only whole or by its closed forms, as relevance.ts
+        // scores it (`crypto` is no match of `crypto_alloc_skcipher`): counted by matchWord's prefix rule,
+        // every `crypto_*` function made the name common, and its weight (withRarity) a fifth of its own.
+        const written = identifiers.has(term.term);
+        for (const word of written ? [term.term, ...term.forms].filter((w) => this.postings.has(w)) : this.vocabulary.candidates(term)) {
+          const quality = written ? 1 : matchWord(term, word);
           if (quality === 0) continue;
           for (const p of this.postings.get(word) ?? []) if (p.strength * quality > (strongest.get(p.node) ?? 0)) strongest.set(p.node, p.strength * quality);
         }

@@ -645,6 +645,18 @@ describe("the call graph of C code", () => {
     expect(entry.df["kmalloc"]).toBeGreaterThanOrEqual(1);
     expect(entry.nodes).toBeGreaterThan(entry.candidates.length);
   });
+
+  it("counts for a name the question writes only the functions named so or using it, not every function sharing its first word", async () => {
+    const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
+    const graph = new CallGraph(pgc.data);
+    const sharing = graph.nodes.filter((n) => n.name.startsWith("e1000_")).length;
+    const entry = pgc.search().entry(parseQuestion("How does e1000_xmit_frame hand a frame to the ring?"), 3);
+    expect(entry.candidates[0]?.symbol).toBe("e1000_xmit_frame");
+    // `e1000` is a word of every `e1000_*` function and the start of the name: no match of it (relevance.ts).
+    expect(sharing).toBeGreaterThan(10);
+    expect(entry.df["e1000_xmit_frame"]).toBeGreaterThanOrEqual(1);
+    expect(entry.df["e1000_xmit_frame"]).toBeLessThan(5);
+  });
 });
 
 describe("method calls in Python and TypeScript", () => {

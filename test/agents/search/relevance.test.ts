@@ -407,6 +407,15 @@ describe("where a question says how the user set things up", () => {
     expect(setting("If I write to the stdin of a command started with exec_command, where does my write block?")).toEqual(["exec_command", "exec"]);
   });
 
+  it("is a call an `after` or `once` clause says is over", () => {
+    expect(setting("After exec_command returns, how does calling stdout.read() on the returned file object pull the output?")).toEqual(["exec_command", "exec", "command"]);
+    expect(setting("Once connect() has completed, where does the socket start reading?")).toEqual(["connect"]);
+    // A call the clause does not say is over may be where the path begins.
+    expect(setting("After I call transport.set_keepalive(30), where does paramiko send a keepalive?")).toEqual([]);
+    expect(setting("After a navigation finishes loading, how does router.load() commit the matches?")).toEqual([]);
+    expect(setting("How does it get collected after gcTime and end up calling the cleanup function my sync returned?")).toEqual([]);
+  });
+
   it("is a leading clause with `with` when a `when` or `if` clause says what sets the path off", () => {
     expect(setting("With setupServer() in my tests, when my code fetches a URL, how is the handler matched?")).toEqual(["setupserver", "setup", "server"]);
     expect(setting("With reaction(expression, effect), how does MobX record which observables the expression read?")).toEqual([]);
