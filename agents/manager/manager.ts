@@ -16,6 +16,7 @@ import { Journal, type Unfinished } from "./journal.js";
 import { crashPoint } from "./crash-points.js";
 import { newQuestionId } from "./question-id.js";
 import { delegationEntry, skippedStepEntry } from "./manifest-entries.js";
+import { projectNames } from "./entry/project-name.js";
 import { SourceReader } from "../pgc/scan/index.js";
 import { resolvePolicy, validateResponse, ValidationMetrics, type ValidationPolicy, type Verdict } from "./validation/index.js";
 
@@ -74,6 +75,8 @@ export class Manager {
    */
   private readonly recent = new Map<string, { agent: string; messageId: string; at: number }>();
   private readonly sources: SourceReader;
+  /** The code base's names (project-name.ts), read once from the root. */
+  private readonly project: ReadonlySet<string>;
   private readonly logger: Logger;
   /** Checked here, once: a bad option fails the constructor, not every answer after a worker did the work. */
   private readonly policy: Readonly<ValidationPolicy>;
@@ -87,6 +90,7 @@ export class Manager {
     this.journal = new Journal(options.auditDir);
     this.audit = new AuditLog(options.auditDir, (error) => this.logger.error({ err: error, dir: options.auditDir }, "could not write an audit record"));
     this.sources = new SourceReader(options.root ?? "");
+    this.project = projectNames(options.root);
   }
 
   listAgents(): AgentInfo[] {
@@ -224,7 +228,7 @@ export class Manager {
   ask(question: string, options: AskOptions = {}): Promise<MultiHopResult> {
     const { node, root } = this.options;
     // A caller may name the answer (a live view follows its hops by that id); else the manager does.
-    return askQuestion({ node, directory: this.directory, scopeMap: this.scopeMap, audit: this.audit, logger: this.logger, readFile: root ? async (path) => this.sources.read(path) : null, validate: (task, dispatched) => this.validate(task, dispatched) }, question, { ...options, id: options.id ?? newTaskId() });
+    return askQuestion({ node, directory: this.directory, scopeMap: this.scopeMap, audit: this.audit, logger: this.logger, readFile: root ? async (path) => this.sources.read(path) : null, validate: (task, dispatched) => this.validate(task, dispatched), project: this.project }, question, { ...options, id: options.id ?? newTaskId() });
   }
 
   private async dispatchAndValidate(task: DelegatedTask, scope: string, extra: Omit<DispatchOptions, "timeoutMs">, timeoutMs?: number): Promise<DelegationResult> {

@@ -31,6 +31,8 @@ export interface SearchAnswerDeps extends TraceDeps {
   hashSources: HashSources;
   /** The TS/JS public surface of the fleet's code (ScopeMap.surface), for the start's prior. */
   surface?: PublicSurface | null;
+  /** The code base's names (project-name.ts): a question's words naming the project weigh as words every function has. */
+  project?: ReadonlySet<string>;
   /** Store a hop's full output (written behind the answer); returns its reference at once. */
   storeHop: (hop: number, output: unknown) => string;
 }
@@ -123,7 +125,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
   const deps: SearchAnswerDeps = { ...given, expand: memo.expand };
   for (const scope of [request.from, request.to]) if (scope !== undefined && !deps.scopes.includes(scope)) throw unknownScope(scope, deps.scopes);
   const parsed = parseQuestion(request.question);
-  const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface);
+  const round = await entryRound(parsed, request.from ? [request.from] : deps.scopes, deps.askEntry, deps.surface, deps.project);
   const decisions: SearchDecision[] = round.failed.map((f) => ({ at: "skip", detail: `${f.scope} did not answer the entry round: ${f.reason}` }));
   if (round.unmatched.length > 0) decisions.push({ at: "start", detail: `no function of the fleet has these words of the question in its name, class, file, directory or doc: ${round.unmatched.join(", ")}` });
   const fragments = new Set(parsed.terms.filter((t) => t.fragment).map((t) => t.term));
@@ -156,7 +158,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
       // may be where the question ends ("… all the way down to setInterval"), not where it starts.
       const starts = startBeam(round.question, anchoredCandidates);
       const traced = await Promise.all(starts.map((from) => traceForward(deps, traceFrom(from))));
-      const { best, byName, upstream, value } = bestStart(round.question, starts, traced);
+      const { best, byName, upstream, byUser, value } = bestStart(round.question, starts, traced);
       // A chain that begins at a function the question names, reached from the best start, is traced from
       // that function when it was a start of its own: the scopes before it were visited, not cited, and
       // must not bar the chain from going back into them.
@@ -165,7 +167,7 @@ export async function answerBySearch(given: SearchAnswerDeps, request: SearchAns
       const kept = own >= 0 ? own : best;
       outcome = await climbCallers(deps, round.question, traced[kept] as TraceOutcome, request.maxHops);
       decisions.push(startDecision(starts[kept] as ScoredCandidate, anchoredCandidates, request.from));
-      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} for each step adding less, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${upstream ? `; ${starts[best]?.qualified}'s passes through the best one's start and is worth more` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
+      if (starts.length > 1) decisions.push({ at: "start", detail: `traced from ${starts.length} starts, kept the chain covering most of the question, less ${DEPTH_COST} for each step adding less, times its start's place prior: ${starts.map((c, i) => `${c.qualified} [${c.scope}] ${value(traced[i] as TraceOutcome, i).toFixed(2)}`).join(", ")}${byName ? `; ${starts[best]?.qualified}'s is within ${COVERAGE_TIE} of the best and the question writes its name as code` : ""}${byUser ? `; the question says the user calls ${starts[best]?.qualified}, so its chain is kept` : ""}${upstream ? `; ${starts[best]?.qualified}'s passes through the best one's start and is worth more` : ""}${kept !== best ? `; ${starts[best]?.qualified}'s chain reaches ${starts[kept]?.qualified}, which the question names, so the chain traced from it is kept` : ""}` });
     }
   }
   decisions.push(...outcome.decisions);

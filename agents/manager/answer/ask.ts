@@ -39,6 +39,8 @@ export interface AskContext {
   /** Reads a file of the code base for re-hashing citations, or null when the manager cannot read the root. */
   readFile: ((path: string) => Promise<string | null>) | null;
   validate: (task: DelegatedTask, dispatched: Dispatched) => Promise<Verdict>;
+  /** The code base's names, from its root (project-name.ts); empty when the manager has no root. */
+  project?: ReadonlySet<string>;
 }
 
 export async function askQuestion(ctx: AskContext, question: string, options: AskOptions & { id: string }): Promise<MultiHopResult> {
@@ -84,6 +86,7 @@ export async function askQuestion(ctx: AskContext, question: string, options: As
         graph,
         ownership,
         surface: ctx.scopeMap.surface(),
+        ...(ctx.project ? { project: ctx.project } : {}),
         askEntry: async (scope, args) => (await dispatchOp(node, ctx.directory, scope, "entry", args, { timeoutMs: ENTRY_TIMEOUT_MS, traceId: id }, ctx.logger)).result,
         expand: batcher.expand,
         hashSources: {

@@ -4,7 +4,7 @@
 import type { ParsedQuestion } from "../../search/question.js";
 import { CODE_USE_STRENGTH, DEPTH_COST, FIELD_STRENGTH } from "../../search/relevance.js";
 import type { ScoredCandidate } from "../entry/entry-round.js";
-import { firstNamed, namedByQuestion } from "../search/named-start.js";
+import { firstNamed, namedByQuestion, userCalled } from "../search/named-start.js";
 import type { TraceOutcome } from "../search/trace-chain.js";
 
 /**
@@ -86,12 +86,17 @@ export function calledCandidate(question: ParsedQuestion, candidates: readonly S
  * Which start's chain answers: the one covering most of the question, less what its steps cost (chainCost),
  * times its start's place prior (test code, outside the public surface) as the start was weighed. A later
  * start must beat an earlier one by COVERAGE_TIE; and of chains worth the same, the one from a function the
- * question writes as code (`exit()`) wins: the question says it starts there. A class it names
+ * question writes as code (`exit()`) wins: the question says it starts there. A start the question says the
+ * user calls ("When my driver calls crypto_alloc_skcipher(…)") wins whatever the others are worth. A class it names
  * (`ProcessPoolExecutor`) says what, not where (a class starts from its methods).
  */
-export function bestStart(question: Pick<ParsedQuestion, "terms" | "text" | "names">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; upstream: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
+export function bestStart(question: Pick<ParsedQuestion, "terms" | "text" | "names">, starts: readonly ScoredCandidate[], traced: readonly Pick<TraceOutcome, "coverage" | "steps" | "gains">[]): { best: number; byName: boolean; upstream: boolean; byUser?: boolean; value: (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => number } {
   const value = (o: Pick<TraceOutcome, "coverage" | "steps" | "gains">, i: number) => (o.coverage - chainCost(o)) * (starts[i]?.prior ?? 1);
   const worth = (i: number) => value(traced[i] as TraceOutcome, i);
+  // The function the question says the user calls is where its path begins (named-start.ts, userCalled).
+  const calledByUser = userCalled(question);
+  const called = calledByUser ? starts.findIndex((s) => s.kind !== "class" && calledByUser(s.matches)) : -1;
+  if (called >= 0) return { best: called, byName: false, upstream: false, byUser: true, value };
   let best = 0;
   for (let i = 1; i < traced.length; i++) if (worth(i) > worth(best) + COVERAGE_TIE) best = i;
   const named = (i: number) => writtenAsCode(question, starts[i]);

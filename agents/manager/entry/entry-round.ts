@@ -6,6 +6,7 @@ import { type ParsedQuestion } from "../../search/question.js";
 import { destinationTerms, settingTerms } from "../../search/question-roles.js";
 import { explainMatches, placePrior, relevance, unexplainedWords } from "../../search/relevance.js";
 import { tokenize } from "../../pgc/retrieval/index.js";
+import { projectTerms } from "./project-name.js";
 import type { PublicSurface } from "./public-surface.js";
 import { subjectPriors } from "./subject.js";
 
@@ -68,14 +69,18 @@ export async function bounded<T, R>(items: readonly T[], limit: number, work: (i
  * the question asks for something the code may not have, and coverage should say so. But a hyphenated
  * compound of the prose ("key-exchange", "delayed-allocation", "re-run") that no function matches weighs
  * nothing: its words are terms of the question too and say what it says (code writes `kex`, `key_exchange`,
- * `delalloc`), and as a term of its own it only lowered what every function covers.
+ * `delalloc`), and as a term of its own it only lowered what every function covers. And a term naming the
+ * project (`project`, project-name.ts: "ProseMirror", "TanStack" in a code base under `src/`) that no
+ * function matches is read as matched by every function: the whole code base is the project's, and an
+ * unmatched term kept at full weight made every chain cover too little of the question to be reported.
  */
-export function withRarity(question: ParsedQuestion, results: readonly Pick<EntryResult, "nodes" | "df">[]): ParsedQuestion {
+export function withRarity(question: ParsedQuestion, results: readonly Pick<EntryResult, "nodes" | "df">[], project: ReadonlySet<string> = new Set()): ParsedQuestion {
   const total = results.reduce((sum, r) => sum + r.nodes, 0);
   if (total === 0) return question;
   const norm = Math.log(total + 1);
   const terms = question.terms.map((t) => {
-    const df = results.reduce((sum, r) => sum + (r.df[t.term] ?? 0), 0);
+    let df = results.reduce((sum, r) => sum + (r.df[t.term] ?? 0), 0);
+    if (df === 0 && project.has(t.term)) df = total;
     if (df === 0 && !t.name && t.term.includes("-")) return { ...t, weight: 0 };
     const rarity = Math.min(1, Math.max(0, Math.log((total + 1) / (df + 1)) / norm));
     return { ...t, weight: t.weight * (RARITY_FLOOR + (1 - RARITY_FLOOR) * rarity) };
@@ -99,7 +104,7 @@ export function asStartQuestion(question: ParsedQuestion): ParsedQuestion {
   return { ...question, terms: question.terms.map((t) => (aside.has(t.term) ? { ...t, weight: t.weight * DESTINATION_START_PRIOR } : t)) };
 }
 
-export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry, surface?: PublicSurface | null): Promise<EntryRound> {
+export async function entryRound(question: ParsedQuestion, scopes: readonly string[], ask: AskEntry, surface?: PublicSurface | null, projectNames: ReadonlySet<string> = new Set()): Promise<EntryRound> {
   const failed: EntryRound["failed"] = [];
   const startQuestion = asStartQuestion(question);
   const answers = await bounded(scopes, ENTRY_CONCURRENCY, async (scope) => {
@@ -111,8 +116,9 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
     }
   });
   const results = answers.filter((r): r is EntryResult => r !== null);
-  const weighted = withRarity(question, results);
-  const asStart = withRarity(startQuestion, results);
+  const project = projectTerms(question.text, projectNames);
+  const weighted = withRarity(question, results, project);
+  const asStart = withRarity(startQuestion, results, project);
   const subject = subjectPriors(question.text, results.flatMap((r) => r.candidates));
   const candidates = results
     .flatMap((r) =>
@@ -125,7 +131,7 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
       }),
     )
     .sort(byScore);
-  const unmatched = results.length === 0 ? [] : question.terms.filter((t) => results.every((r) => (r.df[t.term] ?? 0) === 0)).map((t) => t.term);
+  const unmatched = results.length === 0 ? [] : question.terms.filter((t) => !project.has(t.term) && results.every((r) => (r.df[t.term] ?? 0) === 0)).map((t) => t.term);
   return { question: weighted, candidates, failed, unmatched };
 }
 

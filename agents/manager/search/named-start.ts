@@ -57,9 +57,38 @@ export function firstNamed(question: Pick<ParsedQuestion, "terms" | "names" | "t
   const setting = settingTerms(question);
   const first = question.names.map((n) => n.replace(/\(\)$/, "").toLowerCase()).find((n) => !setting.has(n) && !setting.has(lastPart(n)));
   if (first === undefined || destinationTerms(question).has(first)) return null;
-  const lastParts = qualifiedLastParts(question);
-  return (matches) => matches.some((m) => m.field === "symbol" && !ownedElsewhere(m) && !(first !== m.term && lastParts.has(m.term)) && (first === m.term || first.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+  return namesFunction(question, first);
 }
+
+/** Whether a place's matches name the function `name` (lowercased, as the question writes it) by its whole name. */
+function namesFunction(question: Pick<ParsedQuestion, "terms" | "names">, name: string): (matches: readonly TermMatch[]) => boolean {
+  const lastParts = qualifiedLastParts(question);
+  return (matches) => matches.some((m) => m.field === "symbol" && !ownedElsewhere(m) && !(name !== m.term && lastParts.has(m.term)) && (name === m.term || name.endsWith(`.${m.term}`)) && question.terms.some((t) => t.term === m.term && t.name));
+}
+
+/**
+ * The function a "when" or "if" clause says the user calls ("When my driver calls crypto_alloc_skcipher(…)",
+ * "If I call sftp.get() …", "when user code calls configureStore"): the path the question asks about
+ * begins there. Of the 28 such questions of the grounding benchmark (2026-11-28), the gold chain begins at
+ * the function so called in 25 (not in: `connect()`, the system call a protocol's `connect` implements;
+ * `createApi`, a value built by `buildCreateApi`; `.parse()`, asked of a class). "After I call X, …" is
+ * not such a clause: what follows may be what X set going. Null when the question has none.
+ */
+export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
+  const setting = settingTerms(question);
+  for (const m of question.text.matchAll(USER_CALL)) {
+    const after = question.text.slice(m.index + m[0].length);
+    const name = question.names.find((n) => after.startsWith(n) || after.startsWith(`\`${n}`));
+    if (name === undefined) continue;
+    const whole = name.replace(/\(\)$/, "").toLowerCase();
+    if (setting.has(whole) || destinationTerms(question).has(whole)) continue;
+    return namesFunction(question, whole);
+  }
+  return null;
+}
+
+/** "when I call", "if my driver calls", "whenever user code invokes": the user calling a function of the code base. */
+const USER_CALL = /\b(?:when|if|whenever)\s+(?:I|we|(?:my|our)\s+[\w-]+|the user|a user|user code|a program|an application)\s+(?:calls?|invokes?)\s+/gi;
 
 /**
  * A chain passing through a function the question writes as code (`loop.create_connection`, reached from

@@ -45,6 +45,17 @@ describe("bestStart", () => {
     expect(bestStart(classQuestion, classStarts, [chain(0.8, 4), chain(0.85, 3)])).toMatchObject({ best: 1, byName: false });
   });
 
+  it("keeps the chain from the function the question says the user calls, whatever the others are worth", () => {
+    const driverQuestion = parseQuestion('When my driver calls crypto_alloc_skcipher("cbc(aes)", 0, 0) and no such algorithm is registered yet, how does the lookup ask the crypto manager to build one?');
+    const driverStarts = [candidate(driverQuestion, "build_generic_driver_name"), candidate(driverQuestion, "crypto_alloc_skcipher")];
+    expect(bestStart(driverQuestion, driverStarts, [chain(0.43, 3), chain(0.26, 6)])).toMatchObject({ best: 1, byUser: true });
+    // "After I call X, …" may ask what X set going: the chains decide.
+    const afterQuestion = parseQuestion("After I call transport.set_keepalive(30), where does the idle connection send a keepalive?");
+    const afterStarts = [candidate(afterQuestion, "_check_keepalive"), candidate(afterQuestion, "set_keepalive")];
+    expect(bestStart(afterQuestion, afterStarts, [chain(0.5, 3), chain(0.3, 3)])).toMatchObject({ best: 0, byName: false });
+    expect(bestStart(afterQuestion, afterStarts, [chain(0.5, 3), chain(0.3, 3)]).byUser).toBeUndefined();
+  });
+
   describe("a chain passing through the best's start", () => {
     // The best match is where the path ends (the wake-up); a start further up reaches it on its way.
     const wakeQuestion = parseQuestion("When a child process exits, how is its parent that waits for it woken up?");
