@@ -10,7 +10,7 @@ import { openPgc } from "../../agents/pgc/store/open-pgc.js";
 import { Pgc } from "../../agents/pgc/pgc.js";
 import { ScopeMap } from "../../agents/manager/scope-map.js";
 import { entryRound } from "../../agents/manager/entry/entry-round.js";
-import { toStep, traceForward, type TraceOutcome } from "../../agents/manager/search/trace-chain.js";
+import { toStep, traceForward, type TraceOutcome, type Trail } from "../../agents/manager/search/trace-chain.js";
 import { climbCallers } from "../../agents/manager/search/climb-callers.js";
 import type { Ownership } from "../../agents/manager/ownership.js";
 import { answerBySearch, type SearchAnswerDeps } from "../../agents/manager/answer/answer-question.js";
@@ -71,8 +71,8 @@ export interface TraceOptions {
   maxHops?: number;
   /** Give the search the entry round's candidates (what each scope could add); true unless said. */
   withCandidates?: boolean;
-  /** Told of every expand request the search sends. */
-  onExpand?: (scope: string, args: ExpandArgs) => void;
+  /** Told of every expand request the search sends, with the trail it carries. */
+  onExpand?: (scope: string, args: ExpandArgs, trail: Trail) => void;
 }
 
 /**
@@ -92,8 +92,10 @@ export async function traceFrom(scopes: ReadonlyMap<string, Pgc>, facts: readonl
     managerId: "manager",
     ownership: await scopeMapOf(facts),
     graph: { nodes: [], edges: [] } as never,
-    expand: async (scope: string, args: ExpandArgs) => {
-      options.onExpand?.(scope, args);
+    expand: async (scope: string, args: ExpandArgs, trail: Trail) => {
+      options.onExpand?.(scope, args, trail);
+      // The receiver's cycle guard (PROTOCOL.md): a request whose path holds it is refused.
+      if (trail.path.includes(`${scope}-1`)) throw new Error(`cycle_detected: ${scope}-1 is on the path ${trail.path.join(" -> ")}`);
       return { result: await (scopes.get(scope) as Pgc).search().expand(parseExpandArgs(args)), agent: `${scope}-1`, failovers: 0 };
     },
   };
