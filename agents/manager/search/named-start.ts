@@ -69,9 +69,9 @@ function namesFunction(question: Pick<ParsedQuestion, "terms" | "names">, name: 
 /**
  * The function a "when" or "if" clause says the user calls ("When my driver calls crypto_alloc_skcipher(…)",
  * "If I call sftp.get() …", "when user code calls configureStore"): the path the question asks about
- * begins there. Of the 28 such questions of the grounding benchmark (2026-11-28), the gold chain begins at
- * the function so called in 25 (not in: `connect()`, the system call a protocol's `connect` implements;
- * `createApi`, a value built by `buildCreateApi`; `.parse()`, asked of a class). "After I call X, …" is
+ * begins there. Of the 25 such questions of the grounding benchmark (2026-11-28), the gold chain begins at
+ * the function so called in 23 (not in: `connect()`, the system call a protocol's `connect` implements;
+ * `createApi`, a value built by `buildCreateApi`). "After I call X, …" is
  * not such a clause: what follows may be what X set going. Null when the question has none.
  */
 export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
