@@ -41,8 +41,9 @@ export function ownersOfExit(exit: NonNullable<SearchLead["exit"]>, from: string
   if (exit.via !== "field") return rankedOwners(exit, from, deps, scopeScores);
   let binders = rankedBinders(exit.target, from, deps.ownership, scopeScores);
   if (adds && binders.length > FIELD_OWNER_BEAM) {
+    // A stable sort: binders adding the same stay in the scope scores' order.
     const added = new Map(binders.map((b) => [b, adds(b)]));
-    binders = binders.map((b, i) => ({ b, i })).sort((x, y) => (added.get(y.b) as number) - (added.get(x.b) as number) || x.i - y.i).map(({ b }) => b);
+    binders = [...binders].sort((a, b) => (added.get(b) as number) - (added.get(a) as number));
   }
   return binders.length === 0 ? { none: `no other scope stores a function into the field ${exit.target}` } : { scopes: binders.slice(0, FIELD_OWNER_BEAM) };
 }

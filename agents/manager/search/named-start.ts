@@ -75,13 +75,13 @@ function namesFunction(question: Pick<ParsedQuestion, "terms" | "names">, name: 
  * not such a clause: what follows may be what X set going. Null when the question has none.
  */
 export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
-  const setting = settingTerms(question);
+  const aside = new Set([...settingTerms(question), ...destinationTerms(question)]);
   for (const m of question.text.matchAll(USER_CALL)) {
     const after = question.text.slice(m.index + m[0].length);
     const name = question.names.find((n) => after.startsWith(n) || after.startsWith(`\`${n}`));
     if (name === undefined) continue;
     const whole = name.replace(/\(\)$/, "").toLowerCase();
-    if (setting.has(whole) || destinationTerms(question).has(whole)) continue;
+    if (aside.has(whole)) continue;
     return namesFunction(question, whole);
   }
   return null;
