@@ -33,6 +33,12 @@ export interface CodeSymbol {
   /** True for a function defined (not only declared) in a header, e.g. `static inline`. */
   in_header?: boolean;
   /**
+   * C: the file uses the function as a value, not only calls it — stores it into a struct field, passes it
+   * as an argument (`request_irq(irq, foo_irq, …)`, `EXPORT_SYMBOL(foo)`, `module_init(foo_init)`): code
+   * elsewhere, or the kernel, calls it through a pointer; a way into the code from outside (parse/c-extractor.ts).
+   */
+  address_taken?: true;
+  /**
    * Functions and methods longer than their indexed body: the compound identifiers (snake_case, CONST_CASE,
    * camelCase) the lines past it use, in order, each once (parse/body-uses.ts).
    */

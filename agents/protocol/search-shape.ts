@@ -33,9 +33,9 @@ const MATCH_KEYS = new Set(["term", "field", "matched", "strength"]);
 const match = (v: unknown) => isPlain(v) && keysWithin(v, MATCH_KEYS) && text(v["term"], 200, 1) && FIELDS.has(v["field"] as string) && text(v["matched"], 200, 1) && finite(v["strength"], 0, 1);
 const matches = (v: unknown) => list(v, MAX_QUESTION_TERMS, match);
 
-/** symbol, qualified, kind, file_path, line_start, line_end: a place in the code. */
+/** symbol, qualified, kind, file_path, line_start, line_end, address_taken?: a place in the code. */
 function place(v: Plain): boolean {
-  return name(v["symbol"]) && name(v["qualified"]) && text(v["kind"], 32, 1) && path(v["file_path"]) && line(v["line_start"]) && line(v["line_end"]);
+  return name(v["symbol"]) && name(v["qualified"]) && text(v["kind"], 32, 1) && path(v["file_path"]) && line(v["line_start"]) && line(v["line_end"]) && optional(v, "address_taken", (t) => t === true);
 }
 
 /** file_path, line, text, sha256: one cited line. */
@@ -52,7 +52,7 @@ const callSite = (v: unknown) =>
   isPlain(v) && keysWithin(v, CALL_SITE_KEYS) && citedLine(v) && optional(v, "bound_at", binding) && optional(v, "alias_at", alias) && optional(v, "defines", (d) => d === true);
 
 const CITE_KEYS = new Set(["line_start", "line_end", "sha256"]);
-const STEP_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "cite", "matches"]);
+const STEP_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "cite", "matches"]);
 const step = (v: unknown) => isPlain(v) && keysWithin(v, STEP_KEYS) && place(v) && isPlain(v["cite"]) && keysWithin(v["cite"], CITE_KEYS) && line(v["cite"]["line_start"]) && line(v["cite"]["line_end"]) && sha256(v["cite"]["sha256"]) && matches(v["matches"]);
 
 const VIA = new Set(["reference", "member", "field", "local"]);
@@ -80,7 +80,7 @@ export function isPlainExpandResult(v: unknown): boolean {
   );
 }
 
-const CANDIDATE_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "matches"]);
+const CANDIDATE_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "matches"]);
 const candidate = (v: unknown) => isPlain(v) && keysWithin(v, CANDIDATE_KEYS) && place(v) && matches(v["matches"]);
 
 const ENTRY_RESULT_KEYS = new Set(["scope", "nodes", "df", "candidates"]);

@@ -83,6 +83,8 @@ const placeFields = {
   file_path: relativePathField,
   line_start: lineNumberField,
   line_end: lineNumberField,
+  /** C: the code uses the function as a value — stores it into a struct field, passes it as an argument, exports it — so it is called through a pointer from outside the calls the scope writes: a way into the code. */
+  address_taken: z.literal(true).optional(),
 };
 
 export const EntryCandidateSchema = z.strictObject({ ...placeFields, matches: listField(TermMatchSchema, MAX_QUESTION_TERMS) });

@@ -47,6 +47,24 @@ export const MAX_CLIMB = 6;
  */
 export const CLIMB_SHARE = 0.6;
 
+/**
+ * A C function the code only ever calls by name — never stores into a struct field, passes as an argument
+ * (`request_irq(…, foo_irq, …)`, `INIT_WORK(…, foo_work)`) or exports — is worth this much as where a path
+ * begins: it is a step inside one. The paths questions ask about begin where something outside the calls
+ * the code writes comes in: a system call through `file_operations`, an interrupt, a work item, another
+ * module through an exported symbol (SearchStep.address_taken). Of the grounding benchmark's 97 C "how"
+ * gold chains, 76 begin at a function so used; of the 27 wrong starts the search had chosen, 16 were only
+ * called. Above such a function a caller joins at this share of what it needs above one used as a value.
+ * The entry round does not use it: as a prior on the start it lost more starts than it found (the best
+ * match inside a path is still the way to it; the climb finds its beginning).
+ */
+export const CALLED_ONLY_PRIOR = 0.7;
+
+/** CALLED_ONLY_PRIOR for a C function without `address_taken`, else 1. */
+export function calledOnlyPrior(step: Pick<SearchStep, "file_path" | "address_taken" | "kind">): number {
+  return step.address_taken || step.kind !== "function" || languageForPath(step.file_path) !== "c" ? 1 : CALLED_ONLY_PRIOR;
+}
+
 const fmt = (n: number) => n.toFixed(2);
 const fmt3 = (n: number) => n.toFixed(3);
 
@@ -254,7 +272,11 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
   const worth = (step: SearchStep) => stepScore(question, step.matches, covered);
   let current = first;
   for (let climbed = 0; climbed < MAX_CLIMB; ) {
-    const found = await nextCallers(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, needed, MAX_CLIMB - climbed);
+    // Above a C function the code only calls, a caller joins more readily: such a function is a step inside a path, not where one begins.
+    const inside = calledOnlyPrior(searchStepOf(climb.hops, current) ?? { file_path: current.file_path, kind: current.kind });
+    const joins = needed * inside;
+    if (inside < 1) decisions.push({ at: "start", detail: `${current.symbol} is only called, never used as a value: a step inside a path, so a caller of it joins at ${fmt3(joins)} (×${inside})` });
+    const found = await nextCallers(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, joins, MAX_CLIMB - climbed);
     if ("stop" in found) {
       decisions.push({ at: "start", detail: found.stop });
       break;
@@ -266,7 +288,7 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
       const caller = prepend(climb, current, chosen);
       deps.onHop?.({ hop: 1, scope: chosen.scope, agent: chosen.agent, symbols: [caller.symbol] });
       const through = chosen.callSite.bound_at ? ` through the field ${chosen.callSite.bound_at.field}` : "";
-      const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step${shareOf(chosen)}, at least ${fmt3(needed)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself${shareOf(chosen)})`;
+      const why = chosen === target ? `it is worth ${fmt3(worths.get(chosen) ?? 0)} as a step${shareOf(chosen)}, at least ${fmt3(joins)}` : `on the way to ${target.step.qualified} (worth ${fmt3(worths.get(chosen) ?? 0)} itself${shareOf(chosen)})`;
       decisions.push({ at: "start", detail: `went back to ${caller.symbol} (${chosen.callSite.file_path}:${chosen.callSite.line}${chosen.scope === current.scope ? "" : `, in ${chosen.scope}`}), which ${chosen.callSite.defines ? "defines" : "calls"} ${current.symbol}${through}: ${why} (it bears ${fmt(relevance(question, chosen.step.matches))} on the question: ${explainMatches(chosen.step.matches) || "its body"})` });
       covered = cover(covered, chosen.step.matches);
       current = caller;

@@ -24,6 +24,8 @@ export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js"
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
 const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
+/** C and C++ sources and headers: where a function may be used as a value (CodeSymbol.address_taken). */
+const C_SOURCE = /\.(?:[ch]|cc|cpp|cxx|hh|hpp|hxx)$/;
 
 /**
  * A function, method, class or function-like macro; and a module-level value whose initializer spans
@@ -69,6 +71,7 @@ export class CallGraph {
         ...(symbol.container ? { container: symbol.container } : {}),
         ...(symbol.fallback_of !== undefined ? { fallback: true as const } : {}),
         ...(symbol.abstract ? { abstract: true as const } : {}),
+        ...(symbol.address_taken ? { address_taken: true as const } : {}),
         file_path: symbol.file_path,
         line_start: symbol.line_start,
         line_end: symbol.line_end,
@@ -82,6 +85,8 @@ export class CallGraph {
       }
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
+    // A function the scope stores into a field in another file is used as a value too.
+    for (const node of this.nodes) if (!node.address_taken && node.kind === "function" && C_SOURCE.test(node.file_path) && this.bound.bindingsOf(node).length > 0) node.address_taken = true;
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     const nested = nestings(this.nodes, this.fileNodes());
     this.link(data.calls, data.crossScopeReferences);

@@ -23,6 +23,8 @@ export interface GraphNode {
   abstract?: true;
   /** A function defined in another function's body (a closure): its name is the enclosing function's alone. */
   nested?: true;
+  /** C: stored into a struct field or passed as a value (CodeSymbol.address_taken): called through a pointer, a way into the code. */
+  address_taken?: true;
 }
 
 /** A call from one node to another inside the scope, at `line` of the caller's file. */

@@ -55,6 +55,16 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   static_assert: (ctx, node) => addAssertion(ctx, node, "static_assert"),
 };
 
+/** Per file: the names it uses as values (stored into a field, passed as an argument), for `address_taken`. */
+const usedAsValue = new WeakMap<ExtractContext, Set<string>>();
+
+function noteValue(ctx: ExtractContext, name: string | null): void {
+  if (name === null) return;
+  let names = usedAsValue.get(ctx);
+  if (!names) usedAsValue.set(ctx, (names = new Set()));
+  names.add(name);
+}
+
 /** Extracts one C or C++ file into `ctx.out`. */
 export function extractCFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractContext): void {
   const query = queryFor(grammar, "c-family", C_PATTERNS);
@@ -62,6 +72,8 @@ export function extractCFamily(grammar: LoadedGrammar, root: Node, ctx: ExtractC
     ctx.stack.advanceTo(capture.node.startIndex);
     HANDLERS[capture.name]?.(ctx, capture.node);
   }
+  const values = usedAsValue.get(ctx);
+  if (values) for (const symbol of ctx.out.symbols) if (symbol.kind === "function" && values.has(symbol.name)) symbol.address_taken = true;
   ctx.finish();
 }
 
@@ -189,6 +201,7 @@ function onCall(ctx: ExtractContext, node: Node): void {
   const caller = enclosing?.name ?? null;
   const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
   ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: calleeLine(node), plain, local });
+  for (const arg of node.childForFieldName("arguments")?.namedChildren ?? []) noteValue(ctx, namedValue(arg));
   if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing);
   const bare = callee.replace(/^(::|std::)/, "");
   if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);
@@ -222,6 +235,7 @@ function onBinding(ctx: ExtractContext, node: Node): void {
     : node.childForFieldName("left")?.childForFieldName("field");
   const name = field?.type === "field_designator" ? field.namedChildren[0]?.text : field?.type === "field_identifier" ? field.text : undefined;
   if (!name) return;
+  noteValue(ctx, target);
   ctx.out.bindings.push({ field: name, target, file_path: ctx.path, line: startLine(node.childForFieldName(isPair ? "value" : "right") ?? node) });
 }
 

@@ -12,6 +12,7 @@ import { Pgc } from "../../../agents/pgc/pgc.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { climbCallers, CLIMB_LOOK_AHEAD, CLIMB_SHARE, MAX_CLIMB } from "../../../agents/manager/search/climb-callers.js";
 import { relevance } from "../../../agents/search/relevance.js";
+import { CALLED_ONLY_PRIOR } from "../../../agents/manager/search/climb-callers.js";
 import { withScopes } from "../../helpers/scopes.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import { parseExpandArgs, type ExpandArgs, type ExpandResult } from "../../../agents/protocol/index.js";
@@ -243,5 +244,55 @@ describe("a chain passing through the function the question names first", () => 
     const chain = await chainFrom("How does opening a stream get all the way down to create_connection()?");
 
     expect(chain.steps[0]?.symbol).toBe("open_connection");
+  });
+});
+
+describe("climbCallers above a C function the code only calls", () => {
+  // The same driver twice: in one, foo_fill is only called (by foo_write, which an ops table holds); in the
+  // other, an ops table holds foo_fill too. Above a function only called, a caller joins at
+  // CALLED_ONLY_PRIOR of what it needs above one used as a value: such a function is a step inside a path.
+  const driver = (fillTaken: boolean) => ({
+    drivers: {
+      "drivers/foo.c": [
+        "/* Copies the bytes into the transmit FIFO of the port. */",
+        "static int foo_fill(struct foo_port *port, const char *buf, int count)",
+        "{",
+        "\treturn count;",
+        "}",
+        "",
+        "/* Writes the bytes to the port. */",
+        "static int foo_write(struct tty_struct *tty, const char *buf, int count)",
+        "{",
+        "\treturn foo_fill(tty->driver_data, buf, count);",
+        "}",
+        "",
+        "static const struct tty_operations foo_ops = {",
+        "\t.write = foo_write,",
+        ...(fillTaken ? ["\t.fill = foo_fill,"] : []),
+        "};",
+        "",
+      ].join("\n"),
+    },
+  });
+  const calledOnly = withScopes("mesh-climb-c-called-", driver(false));
+  const taken = withScopes("mesh-climb-c-taken-", driver(true));
+  const question = "How are the bytes copied into the port's transmit FIFO?";
+
+  it("goes back to the ops table's function above one only called, and not above one the table holds too", async () => {
+    const below = (await climbIn(calledOnly().get("drivers") as Pgc, question, "foo_fill")).climbed;
+    const above = (await climbIn(taken().get("drivers") as Pgc, question, "foo_fill")).climbed;
+
+    expect(below.steps.map((s) => s.symbol)).toEqual(["foo_write", "foo_fill"]);
+    expect(below.steps[1]?.call_site).toMatchObject({ file_path: "drivers/foo.c", line: 10 });
+    const details = below.decisions.map((d) => d.detail);
+    const [, lowered] = /^foo_fill is only called, never used as a value: a step inside a path, so a caller of it joins at ([\d.]+) \(×0\.7\)$/.exec(details[0] ?? "") ?? [];
+    expect(Number(lowered)).toBeGreaterThan(0);
+    expect(details[1]).toMatch(new RegExp(`^went back to foo_write .*: it is worth [\\d.]+ as a step, at least ${lowered}`));
+    // Above foo_write, held by the ops table, nothing lowers what a caller needs.
+    expect(details.some((d) => d.startsWith("foo_write is only called"))).toBe(false);
+
+    expect(above.steps.map((s) => s.symbol)).toEqual(["foo_fill"]);
+    expect(above.decisions.map((d) => d.detail)).toEqual([expect.stringMatching(/^began at foo_fill: its best caller, foo_write in net, is worth [\d.]+ as a step \(it bears [\d.]+ on the question\), less than [\d.]+/)]);
+    expect(CALLED_ONLY_PRIOR).toBe(0.7);
   });
 });

@@ -111,6 +111,37 @@ const SOURCES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  // A serial driver: one function stored into an ops table in another file, one handed to request_irq, one
+  // exported, and a helper only called.
+  "serial/ops.c": ["static const struct tty_operations foo_ops = {", "\t.write = foo_write,", "};", ""].join("\n"),
+  "serial/foo.c": [
+    "static int foo_fill_fifo(struct foo_port *port, const char *buf, int count)",
+    "{",
+    "\treturn count;",
+    "}",
+    "",
+    "int foo_write(struct tty_struct *tty, const char *buf, int count)",
+    "{",
+    "\treturn foo_fill_fifo(tty->driver_data, buf, count);",
+    "}",
+    "",
+    "static irqreturn_t foo_interrupt(int irq, void *dev_id)",
+    "{",
+    "\treturn IRQ_HANDLED;",
+    "}",
+    "",
+    "int foo_write_room(struct tty_struct *tty)",
+    "{",
+    "\treturn 16;",
+    "}",
+    "EXPORT_SYMBOL(foo_write_room);",
+    "",
+    "static int foo_probe(struct device *dev)",
+    "{",
+    "\treturn request_irq(4, foo_interrupt, 0, \"foo\", dev);",
+    "}",
+    "",
+  ].join("\n"),
   "sched/prio.c": [
     "int lock_task(struct task *p);",
     "int unlock_task(struct task *p);",
@@ -644,6 +675,13 @@ describe("the call graph of C code", () => {
     expect(entry.candidates[0]?.symbol).toBe("kmalloc");
     expect(entry.df["kmalloc"]).toBeGreaterThanOrEqual(1);
     expect(entry.nodes).toBeGreaterThan(entry.candidates.length);
+  });
+
+  it("says which entry points the code uses as values (stored into a field in any file, passed as an argument, exported) and which it only calls", async () => {
+    const pgc = await open(corpus, "serial", ["serial/"]);
+    const entry = pgc.search().entry(parseQuestion("How does a foo serial port write, fill its fifo, take an interrupt and report its write room?"), 8);
+    const taken = Object.fromEntries(entry.candidates.map((c) => [c.symbol, c.address_taken ?? false]));
+    expect(taken).toEqual({ foo_write: true, foo_interrupt: true, foo_write_room: true, foo_fill_fifo: false, foo_probe: false });
   });
 
   it("counts for a name the question writes only the functions named so or using it, not every function sharing its first word", async () => {

@@ -283,6 +283,29 @@ describe("C includes and calls", () => {
     ]);
   });
 
+  it("marks the functions a file uses as values — stored into a field, passed as an argument, exported — and not those it only calls", async () => {
+    const content = [
+      "static int foo_open(struct inode *i, struct file *f) { return foo_helper(f); }",
+      "static int foo_helper(struct file *f) { return 0; }",
+      "static void foo_work(struct work_struct *w) { }",
+      "static irqreturn_t foo_irq(int irq, void *d) { return IRQ_HANDLED; }",
+      "int foo_lookup(int id) { return id; }",
+      "EXPORT_SYMBOL_GPL(foo_lookup);",
+      "static const struct file_operations foo_fops = { .open = foo_open };",
+      "static int __init foo_init(void) { INIT_WORK(&work, foo_work); return request_irq(1, &foo_irq, 0, \"foo\", NULL); }",
+      "module_init(foo_init);",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "foo.c", content });
+    expect(parsed.symbols.filter((s) => s.kind === "function").map((s) => [s.name, s.address_taken ?? false])).toEqual([
+      ["foo_open", true],
+      ["foo_helper", false],
+      ["foo_work", true],
+      ["foo_irq", true],
+      ["foo_lookup", true],
+      ["foo_init", true],
+    ]);
+  });
+
   it("reads the calls in a function-like macro's body as the macro's, at their lines, but not its parameters or C keywords", async () => {
     const content = [
       "#define journal_start(inode, type, n) \\",

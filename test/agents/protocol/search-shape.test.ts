@@ -68,7 +68,7 @@ const FULL_ENTRY_RESULT = {
   scope: "mail",
   nodes: 3,
   df: { send: 1, connect: 2 },
-  candidates: [{ symbol: "send_message", qualified: "send_message", kind: "function", file_path: "mail/send.py", line_start: 3, line_end: 6, matches: [{ term: "send", field: "name", matched: "send", strength: 0.9 }] }],
+  candidates: [{ symbol: "send_message", qualified: "send_message", kind: "function", file_path: "mail/send.py", line_start: 3, line_end: 6, matches: [{ term: "send", field: "name", matched: "send", strength: 0.9 }], address_taken: true }],
 };
 
 const FULL_ENTRY_ARGS = { question: { ...QUESTION, terms: QUESTION.terms.map((t, i) => (i === 0 ? { ...t, fragment: true } : t)) }, top_k: 5 };
