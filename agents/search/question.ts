@@ -39,9 +39,9 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
       "code function functions method methods class classes module modules file files implement implemented implementation " +
       "use uses used using call calls called caller callers invoke invokes thing things done make makes made describe explain " +
       "show tell where which who whom why to " +
-      // Conversational fillers ("something like …", "where are they actually pulled out") and function
+      // Conversational fillers ("something like …", "where are they actually pulled out", "for example") and function
       // words the stop list leaves out ("without running my constructor", "instead of the server's …").
-      "something somehow somewhere actually really basically exactly like " +
+      "something somehow somewhere actually really basically exactly like example examples whose " +
       "without instead already still even ever never always often within across along among around behind " +
       "beyond despite except since toward towards unlike whenever wherever whatever however rather otherwise anyway",
   ),
@@ -151,11 +151,20 @@ export function fragmentTerms(text: string): Set<string> {
   return new Set(parseQuestion(text).terms.filter((t) => t.fragment).map((t) => t.term));
 }
 
+/**
+ * Who sets the path going, when it is someone outside the code: "When a program write()s to …", "When a
+ * user-space tool queries …", "When the user moves the caret …". The words of such an actor name no code
+ * (the code is what the program calls), and as the first words of the question they took its subject's
+ * weight; they are read as noise. Only these actors: "the client", "the driver", "a task" are code.
+ */
+const OUTSIDE_ACTOR = /\b((?:when|whenever|if|once|after|before)\s+)(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)\b/gi;
+
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {
   const intent = intentOf(text);
   const called = intent === "callers" ? calledName(text, QUESTION_NOISE) : null;
-  const { marked, prose: literalFree } = literals(text);
+  const { marked: withActor, prose: literalFree } = literals(text);
+  const marked = withActor.replace(OUTSIDE_ACTOR, "$1");
   const names = [...new Set([...(called ? [called, ...(/[.:>]/.test(called) ? [called.split(/\.|::|->/).at(-1) as string] : [])] : []), ...identifiersInQuery(literalFree)])];
   const nameTerms = new Set(names.flatMap((name) => tokenize(name)));
   // The words of a longer name (`respons` of `responseSchema`), not the whole name and not a one-word name (`write()`).

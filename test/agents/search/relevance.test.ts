@@ -36,6 +36,22 @@ describe("parseQuestion", () => {
     expect(called.terms.find((t) => t.term === "write")).toMatchObject({ name: true, weight: positionPrior(0) * 2 });
   });
 
+  it("reads the words of someone outside the code who sets the path going as noise, not as the subject", () => {
+    const terms = (question: string) => parseQuestion(question).terms.map((t) => t.term);
+    // "a program" is no code: the subject is what it does, write() (a code name, double).
+    const program = parseQuestion("When a program write()s text to a serial port, how do the bytes reach the UART?");
+    expect(program.terms.map((t) => t.term)).not.toContain("program");
+    expect(program.terms[0]).toMatchObject({ term: "write", weight: positionPrior(0) * NAME_TERM_PRIOR });
+    expect(terms("When a user-space tool queries an algorithm over netlink, how is the reply filled?")).toEqual(expect.not.arrayContaining(["user", "space", "tool"]));
+    expect(terms("When user space reads an EEPROM through sysfs, how does the driver fetch the bytes?")[0]).toBe("read");
+    expect(terms("When the user moves the caret with the arrow keys, how does the view notice?")[0]).toBe("move");
+    // Only such actors: a client, a driver or a process of the code base is what the question asks about.
+    expect(terms("When the client parses a response's headers, how are they stored?")[0]).toBe("client");
+    expect(terms("When a driver adds a new disk, how is its partition table read?")[0]).toBe("driver");
+    // The same words elsewhere in the question are its own.
+    expect(terms("How does the kernel load a program's ELF headers?")).toContain("program");
+  });
+
   it("weighs a written code name's whole name where the question writes it, not after every other word", () => {
     const q = parseQuestion("How does requests.get end up sending the request through urllib3's connection pool?");
     const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
