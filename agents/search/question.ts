@@ -118,11 +118,21 @@ const LITERAL = /(?<![\w$])(["'])([^"'\n]*?[^A-Za-z"'\n][^"'\n]*?)\1(?![\w$])/g;
 /** Marks each word of a literal in the text the question's words are read from (no word begins with it). */
 const LITERAL_MARK = "\u241f";
 
-/** The text with each string literal's words marked as an example's, and the text with them left out (where code names are read). */
+/**
+ * A code-shaped word the question gives as an example of what it asks about — after "such as", "like",
+ * "e.g." or "for example": "a newly registered skcipher such as cbc(aes)", "an HMAC DRBG such as
+ * drbg_nopr_hmac_sha256", "a tool like i2cget", "long options like --name=value". It says which instance is
+ * meant (an algorithm's name, a tool, an argument), not which code runs: an example, as a literal is. Only a
+ * word with a mark of code in it (`_ . ( - / :` or a digit); "such as Markdown" stays a word of the question.
+ */
+const EXAMPLE_NAME = /\b(such as|like|e\.g\.,?|for example,?)(\s+)([`'"]?)((?=[^\s`'"]*[_.(\-/:\d])[^\s`'",;?!]+?)\3(?=[\s,;:?!]|$)/gi;
+
+/** The text with each string literal's words (and each example name's) marked as an example's, and the text with them left out (where code names are read). */
 function literals(text: string): { marked: string; prose: string } {
+  const quoted = text.replace(LITERAL, (_all, _quote: string, inner: string) => ` ${inner.split(/\s+/).filter(Boolean).map((w) => LITERAL_MARK + w).join(" ")} `);
   return {
-    marked: text.replace(LITERAL, (_all, _quote: string, inner: string) => ` ${inner.split(/\s+/).filter(Boolean).map((w) => LITERAL_MARK + w).join(" ")} `),
-    prose: text.replace(LITERAL, " "),
+    marked: quoted.replace(EXAMPLE_NAME, (_all, lead: string, space: string, _quote: string, name: string) => `${lead}${space}${LITERAL_MARK}${name.replace(/[()]+$/, "")}`),
+    prose: text.replace(LITERAL, " ").replace(EXAMPLE_NAME, (_all, lead: string, space: string) => `${lead}${space}`),
   };
 }
 

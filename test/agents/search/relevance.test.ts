@@ -52,6 +52,19 @@ describe("parseQuestion", () => {
     expect(terms("How does the kernel load a program's ELF headers?")).toContain("program");
   });
 
+  it("takes a code-shaped word after \"such as\", \"like\", \"e.g.\" or \"for example\" for an example, not a name the path runs through", () => {
+    const q = parseQuestion("When a program reads random bytes from an HMAC DRBG such as drbg_nopr_hmac_sha256, how does the read reach the DRBG's generate function?");
+    const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight ?? 0;
+    expect(q.names).not.toContain("drbg_nopr_hmac_sha256");
+    for (const term of ["drbg_nopr_hmac_sha256", "sha256", "nopr"]) expect(weight(term), term).toBeLessThan(0.5);
+    // A word the question writes outside the example too keeps its own weight.
+    expect(weight("drbg")).toBeGreaterThan(1);
+    expect(parseQuestion("How are long options like --name=value recognised?").terms.find((t) => t.term === "name")?.weight).toBeLessThan(0.5);
+    expect(parseQuestion("When a skcipher such as cbc(aes) is self-tested, how?").names).not.toContain("cbc");
+    // A plain word after "such as" is a word of the question.
+    expect(parseQuestion("How does Sphinx read sources such as Markdown files?").terms.find((t) => t.term === "markdown")?.weight).toBeGreaterThan(1);
+  });
+
   it("weighs a written code name's whole name where the question writes it, not after every other word", () => {
     const q = parseQuestion("How does requests.get end up sending the request through urllib3's connection pool?");
     const weight = (term: string) => q.terms.find((t) => t.term === term)?.weight;
