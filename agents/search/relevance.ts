@@ -244,10 +244,12 @@ export const DEPTH_COST = 0.02;
 /**
  * The words of a name the question does not ask about (`jumbo` of `e1000_clean_jumbo_rx_irq` for "how does
  * e1000 pass received packets up"): of two places that bear equally on the question, the one whose name
- * says less beside it is the likelier meant. A tie-break, never a score.
+ * says less beside it is the likelier meant. A tie-break, never a score. A method's class is part of its
+ * name (`FormGroupApi.setFieldValue` says `group` beside what `FormApi.setFieldValue` says, for "when I
+ * call form.setFieldValue"): words its class matched are explained too.
  */
 export function unexplainedWords(nameWords: ReadonlySet<string>, matches: readonly TermMatch[]): number {
-  const explained = new Set(matches.filter((m) => m.field === "name" || m.field === "symbol").map((m) => m.matched));
+  const explained = new Set(matches.filter((m) => m.field === "name" || m.field === "symbol" || m.field === "container").map((m) => m.matched));
   let count = 0;
   for (const word of nameWords) if (!explained.has(word)) count++;
   return count;

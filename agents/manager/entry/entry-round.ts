@@ -136,9 +136,10 @@ export async function entryRound(question: ParsedQuestion, scopes: readonly stri
 }
 
 /**
- * Best first; of equal scores, the one whose name says less the question does not ask about
- * (`ext4_journal_start` before `ext4_journal_start_reserved`), then the smaller unit (a method before its
- * class), then by scope and place.
+ * Best first; of equal scores, the one whose name — a method's with its class's — says less the question
+ * does not ask about (`ext4_journal_start` before `ext4_journal_start_reserved`, `FormApi.setFieldValue`
+ * before `FormGroupApi.setFieldValue`), then the smaller unit (a method before its class), then by scope
+ * and place.
  */
 export function byScore(a: ScoredCandidate, b: ScoredCandidate): number {
   return b.score - a.score || unexplainedOf(a) - unexplainedOf(b) || a.line_end - a.line_start - (b.line_end - b.line_start) || a.scope.localeCompare(b.scope) || a.file_path.localeCompare(b.file_path) || a.line_start - b.line_start;
@@ -147,8 +148,8 @@ export function byScore(a: ScoredCandidate, b: ScoredCandidate): number {
 /** Each candidate's count, once rather than at every comparison of a sort. */
 const unexplained = new WeakMap<object, number>();
 
-function unexplainedOf(candidate: Pick<ScoredCandidate, "symbol" | "matches">): number {
+function unexplainedOf(candidate: Pick<ScoredCandidate, "qualified" | "matches">): number {
   let n = unexplained.get(candidate);
-  if (n === undefined) unexplained.set(candidate, (n = unexplainedWords(new Set(tokenize(candidate.symbol)), candidate.matches)));
+  if (n === undefined) unexplained.set(candidate, (n = unexplainedWords(new Set(tokenize(candidate.qualified)), candidate.matches)));
   return n;
 }

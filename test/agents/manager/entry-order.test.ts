@@ -26,3 +26,21 @@ describe("the entry round's order", () => {
     expect(round.candidates.map((c) => c.symbol)).toEqual(["ext4_journal_start", "ext4_journal_start_reserved", "ext4_journal_start_sb"]);
   });
 });
+
+describe("the entry round's order among methods of two classes", () => {
+  it("puts, of two equally relevant methods, the one whose class's name says less the question does not ask about first", async () => {
+    const question = parseQuestion("If I call form.setFieldValue('email', value), how is the form validated?");
+    const round = await entryRound(question, ["src-2", "src-formapi"], async (scope, args) => {
+      const container = scope === "src-2" ? "FormGroupApi" : "FormApi";
+      return {
+        scope,
+        nodes: 100,
+        df: {},
+        candidates: [{ symbol: "setFieldValue", qualified: `${container}.setFieldValue`, kind: "method", file_path: `src/${container}.ts`, line_start: 10, line_end: 20, matches: matchTerms(args.question, { symbol: new Set(["setfieldvalue"]), name: new Set(tokenize("setFieldValue")), container: new Set(tokenize(container)) }) }],
+      };
+    });
+    expect(new Set(round.candidates.map((c) => c.score.toFixed(6))).size).toBe(1);
+    // `src-2` sorts first by scope; FormGroupApi's `group` is a word the question does not ask about.
+    expect(round.candidates.map((c) => c.qualified)).toEqual(["FormApi.setFieldValue", "FormGroupApi.setFieldValue"]);
+  });
+});
