@@ -163,11 +163,12 @@ export function fragmentTerms(text: string): Set<string> {
 
 /**
  * Who sets the path going, when it is someone outside the code: "When a program write()s to …", "When a
- * user-space tool queries …", "When the user moves the caret …". The words of such an actor name no code
+ * user-space tool queries …", "When the user moves the caret …", "A program reads /dev/mtd0, …" (a when,
+ * if, once, after or before clause's subject, or a sentence's). The words of such an actor name no code
  * (the code is what the program calls), and as the first words of the question they took its subject's
  * weight; they are read as noise. Only these actors: "the client", "the driver", "a task" are code.
  */
-const OUTSIDE_ACTOR = /\b((?:when|whenever|if|once|after|before)\s+)(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)\b/gi;
+const OUTSIDE_ACTOR = /(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)\b/gi;
 
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {

@@ -45,6 +45,8 @@ describe("parseQuestion", () => {
     expect(terms("When a user-space tool queries an algorithm over netlink, how is the reply filled?")).toEqual(expect.not.arrayContaining(["user", "space", "tool"]));
     expect(terms("When user space reads an EEPROM through sysfs, how does the driver fetch the bytes?")[0]).toBe("read");
     expect(terms("When the user moves the caret with the arrow keys, how does the view notice?")[0]).toBe("move");
+    expect(terms("A program reads /dev/mtd0, an SPI NOR flash. How does the read reach the flash?")[0]).toBe("read");
+    expect(terms("How is the flash read? An application opens /dev/mtd0 first.")).not.toContain("applic");
     // Only such actors: a client, a driver or a process of the code base is what the question asks about.
     expect(terms("When the client parses a response's headers, how are they stored?")[0]).toBe("client");
     expect(terms("When a driver adds a new disk, how is its partition table read?")[0]).toBe("driver");
