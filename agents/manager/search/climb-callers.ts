@@ -272,8 +272,8 @@ export async function climbCallers(deps: ClimbDeps, question: ParsedQuestion, ou
   const worth = (step: SearchStep) => stepScore(question, step.matches, covered);
   let current = first;
   for (let climbed = 0; climbed < MAX_CLIMB; ) {
-    // Above a C function the code only calls, a caller joins more readily: such a function is a step inside a path, not where one begins.
-    const inside = calledOnlyPrior(searchStepOf(climb.hops, current) ?? { file_path: current.file_path, kind: current.kind });
+    const described = searchStepOf(climb.hops, current);
+    const inside = described ? calledOnlyPrior(described) : 1;
     const joins = needed * inside;
     if (inside < 1) decisions.push({ at: "start", detail: `${current.symbol} is only called, never used as a value: a step inside a path, so a caller of it joins at ${fmt3(joins)} (×${inside})` });
     const found = await nextCallers(deps, question, climb, current, current === first ? climb.hops[0] : undefined, maxHops, worth, joins, MAX_CLIMB - climbed);
