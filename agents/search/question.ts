@@ -131,7 +131,7 @@ const EXAMPLE_NAME = /\b(such as|like|e\.g\.,?|for example,?)(\s+)([`'"]?)((?=[^
 function literals(text: string): { marked: string; prose: string } {
   const quoted = text.replace(LITERAL, (_all, _quote: string, inner: string) => ` ${inner.split(/\s+/).filter(Boolean).map((w) => LITERAL_MARK + w).join(" ")} `);
   return {
-    marked: quoted.replace(EXAMPLE_NAME, (_all, lead: string, space: string, _quote: string, name: string) => `${lead}${space}${LITERAL_MARK}${name.replace(/[()]+$/, "")}`),
+    marked: quoted.replace(EXAMPLE_NAME, (_all, lead: string, space: string, _quote: string, name: string) => `${lead}${space}${LITERAL_MARK}${name}`),
     prose: text.replace(LITERAL, " ").replace(EXAMPLE_NAME, (_all, lead: string, space: string) => `${lead}${space}`),
   };
 }

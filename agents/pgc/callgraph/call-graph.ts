@@ -14,6 +14,7 @@ import { callsByTarget, classCallCounts, exitFanIn, exitKey, withUnknownMembers 
 import { indexCallers } from "./caller-index.js";
 import { indexDefiners, nestings } from "./nesting.js";
 import { lastName } from "../../protocol/index.js";
+import { languageForPath } from "../scan/index.js";
 
 export { basesOf };
 import { classOfAnnotation } from "../parse/annotation-class.js";
@@ -24,8 +25,8 @@ export type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js"
 
 /** Node kinds a chain can pass through: they have bodies that call things (a class, through its constructor). */
 const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
-/** C and C++ sources and headers: where a function may be used as a value (CodeSymbol.address_taken). */
-const C_SOURCE = /\.(?:[ch]|cc|cpp|cxx|hh|hpp|hxx)$/;
+/** Where a function may be used as a value (CodeSymbol.address_taken): C and C++, as the C extractor reads them. */
+const C_FAMILY: ReadonlySet<string> = new Set(["c", "cpp"]);
 
 /**
  * A function, method, class or function-like macro; and a module-level value whose initializer spans
@@ -86,7 +87,7 @@ export class CallGraph {
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     // A function the scope stores into a field in another file is used as a value too.
-    for (const node of this.nodes) if (!node.address_taken && node.kind === "function" && C_SOURCE.test(node.file_path) && this.bound.bindingsOf(node).length > 0) node.address_taken = true;
+    for (const node of this.nodes) if (!node.address_taken && node.kind === "function" && C_FAMILY.has(languageForPath(node.file_path)) && this.bound.bindingsOf(node).length > 0) node.address_taken = true;
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     const nested = nestings(this.nodes, this.fileNodes());
     this.link(data.calls, data.crossScopeReferences);
