@@ -167,8 +167,10 @@ export function fragmentTerms(text: string): Set<string> {
  * if, once, after or before clause's subject, or a sentence's). The words of such an actor name no code
  * (the code is what the program calls), and as the first words of the question they took its subject's
  * weight; they are read as noise. Only these actors: "the client", "the driver", "a task" are code.
+ * OUTSIDE_ACTOR_WORDS are the actors; named-start.ts's USER_CALL reads them too ("when a tool calls X").
  */
-const OUTSIDE_ACTOR = /(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)\b/gi;
+export const OUTSIDE_ACTOR_WORDS = String.raw`(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)`;
+const OUTSIDE_ACTOR = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)${OUTSIDE_ACTOR_WORDS}\b`, "gi");
 
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {

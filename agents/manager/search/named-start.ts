@@ -2,7 +2,7 @@
 // code has no climb above it, and a chain passing through the function the question names first is cut to
 // begin there (climb-callers.ts asks both before climbing).
 import type { SearchStep } from "../../protocol/index.js";
-import { lastPart, QUALIFIED, type ParsedQuestion } from "../../search/question.js";
+import { lastPart, OUTSIDE_ACTOR_WORDS, QUALIFIED, type ParsedQuestion } from "../../search/question.js";
 import { destinationTerms, settingTerms } from "../../search/question-roles.js";
 import { cover, coverageShare, FIELD_STRENGTH, type Coverage, type TermMatch } from "../../search/relevance.js";
 import type { ChainStep, TraceOutcome, TracedHop } from "./trace-chain.js";
@@ -88,7 +88,7 @@ export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "t
 }
 
 /** "when I call", "if my driver calls", "whenever user code invokes": the user calling a function of the code base. */
-const USER_CALL = /\b(?:when|if|whenever)\s+(?:I|we|(?:my|our)\s+[\w-]+|the user|a user|user code|a program|an application)\s+(?:calls?|invokes?)\s+/gi;
+const USER_CALL = new RegExp(String.raw`\b(?:when|if|whenever)\s+(?:I|we|(?:my|our)\s+[\w-]+|user code|${OUTSIDE_ACTOR_WORDS})\s+(?:calls?|invokes?)\s+`, "gi");
 
 /**
  * A chain passing through a function the question writes as code (`loop.create_connection`, reached from

@@ -49,6 +49,10 @@ describe("bestStart", () => {
     const driverQuestion = parseQuestion('When my driver calls crypto_alloc_skcipher("cbc(aes)", 0, 0) and no such algorithm is registered yet, how does the lookup ask the crypto manager to build one?');
     const driverStarts = [candidate(driverQuestion, "build_generic_driver_name"), candidate(driverQuestion, "crypto_alloc_skcipher")];
     expect(bestStart(driverQuestion, driverStarts, [chain(0.43, 3), chain(0.26, 6)])).toMatchObject({ best: 1, byUser: true });
+    // The actors the question parser reads as outside the code call it too ("a user-space tool", "an app").
+    const toolQuestion = parseQuestion("When a user-space tool calls i2c_smbus_xfer() on an adapter without SMBus support, how is the transfer emulated?");
+    const toolStarts = [candidate(toolQuestion, "i2c_smbus_xfer_emulated"), candidate(toolQuestion, "i2c_smbus_xfer")];
+    expect(bestStart(toolQuestion, toolStarts, [chain(0.5, 3), chain(0.3, 4)])).toMatchObject({ best: 1, byUser: true });
     // "After I call X, …" may ask what X set going: the chains decide.
     const afterQuestion = parseQuestion("After I call transport.set_keepalive(30), where does the idle connection send a keepalive?");
     const afterStarts = [candidate(afterQuestion, "_check_keepalive"), candidate(afterQuestion, "set_keepalive")];
