@@ -69,9 +69,10 @@ function namesFunction(question: Pick<ParsedQuestion, "terms" | "names">, name: 
 /**
  * The function a "when" or "if" clause says the user calls ("When my driver calls crypto_alloc_skcipher(…)",
  * "If I call sftp.get() …", "when user code calls configureStore"): the path the question asks about
- * begins there. Of the 25 such questions of the grounding benchmark (2026-11-28), the gold chain begins at
- * the function so called in 23 (not in: `connect()`, the system call a protocol's `connect` implements;
- * `createApi`, a value built by `buildCreateApi`). "After I call X, …" is
+ * begins there. Of the 29 such "how" questions of the grounding benchmark (2026-11-28, 400 questions), the
+ * gold chain begins at the function so called in 25 (not in: `connect()` and two `read()`s, system calls
+ * that `l2cap_sock_connect`, `spidev_read` and `i2cdev_read` implement; `createApi`, a value built by
+ * `buildCreateApi`). "After I call X, …" is
  * not such a clause: what follows may be what X set going. Null when the question has none.
  */
 export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "text">): ((matches: readonly TermMatch[]) => boolean) | null {
@@ -87,7 +88,7 @@ export function userCalled(question: Pick<ParsedQuestion, "terms" | "names" | "t
   return null;
 }
 
-/** "when I call", "if my driver calls", "whenever user code invokes": the user calling a function of the code base. */
+/** "when I call", "if my driver calls", "whenever user code invokes", "when a tool calls" (question.ts's outside actors): the user calling a function of the code base. */
 const USER_CALL = new RegExp(String.raw`\b(?:when|if|whenever)\s+(?:I|we|(?:my|our)\s+[\w-]+|user code|${OUTSIDE_ACTOR_WORDS})\s+(?:calls?|invokes?)\s+`, "gi");
 
 /**
