@@ -17,7 +17,7 @@ export const START_THRESHOLD = 0.15;
  * long: one function names a few of the question's words, and a question that says where the code runs, on
  * which hardware and with which options ("On a board whose eMMC sits behind the DesignWare controller, how
  * does a read request …", 20 terms) leaves each function a smaller share of it. The chain, which covers
- * more of it, is still held to NO_CHAIN_THRESHOLD before it is reported.
+ * more of it, is still held to NO_CHAIN_THRESHOLD (too-little.ts, scaled past NO_CHAIN_FULL_TERMS) before it is reported.
  */
 export const START_FULL_TERMS = 12;
 

@@ -14,6 +14,25 @@ import type { TraceOutcome } from "../search/trace-chain.js";
  */
 export const NO_CHAIN_THRESHOLD = 0.25;
 /**
+ * A question of more terms than this needs of a chain only as much as NO_CHAIN_THRESHOLD of a question this
+ * long, as a start needs less of a long question (START_FULL_TERMS): the words of a long question say where
+ * and when the path runs ("On an i.MX board using the sdhci-esdhc-imx driver, when a high-speed eMMC is
+ * initialised, how does the 8-bit bus width … end up programmed into the controller's register?", 21
+ * terms), and the chain through it covers a smaller share of them. 18 is the upper quartile of the
+ * grounding benchmark's "how" questions' lengths (2026-11-28): the bar stays 0.25 for three in four. Of its
+ * 28 "how" questions then answered "no chain", 14 had more than 18 terms. Measured over its 400 questions:
+ * 18 reported seven of those chains (four with the right start, all seven reaching the right end) and no
+ * off-topic question's; 16 reported ten (five, nine) and one off-topic question's (BENCHMARKS.md,
+ * twenty-sixth stop).
+ */
+export const NO_CHAIN_FULL_TERMS = 18;
+
+/** What the best chain must cover of this question: NO_CHAIN_THRESHOLD, scaled down for a question of more than NO_CHAIN_FULL_TERMS terms. */
+export function noChainThreshold(question: Pick<ParsedQuestion, "terms">): number {
+  return NO_CHAIN_THRESHOLD * Math.min(1, NO_CHAIN_FULL_TERMS / Math.max(1, question.terms.length));
+}
+
+/**
  * A chain about the question names at least this many of its words in the code's own names — a function's
  * name, its class, file or directories — unless it begins at the function the question names as code. A
  * chain whose names share one word with the question (`open`, `kernel`, `stack`) and gathers the rest of
@@ -45,7 +64,8 @@ export function tooLittle(question: Pick<ParsedQuestion, "terms" | "text" | "nam
   // "After a driver reports events with input_event() …": a long question of which the chain from it covers little.
   if (namedByQuestion(question, searchStepOf(outcome.hops, first)?.matches ?? [])) return null;
   const from = `the best chain, from ${first.symbol} in ${first.scope},`;
-  if (outcome.coverage < NO_CHAIN_THRESHOLD) return `${from} covers only ${outcome.coverage.toFixed(2)} of the question; below ${NO_CHAIN_THRESHOLD}`;
+  const bar = noChainThreshold(question);
+  if (outcome.coverage < bar) return `${from} covers only ${outcome.coverage.toFixed(2)} of the question; below ${bar === NO_CHAIN_THRESHOLD ? bar : `${bar.toFixed(2)} (${NO_CHAIN_THRESHOLD} for a question of up to ${NO_CHAIN_FULL_TERMS} terms; it has ${question.terms.length})`}`;
   const named = namedTerms(outcome);
   const needed = namedTermsNeeded(question);
   if (named.size >= needed) return null;

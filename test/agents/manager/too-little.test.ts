@@ -3,7 +3,7 @@
 // function's name, class, file or directory). The matches are the workers' own (matchTerms), the question
 // parsed as the manager parses it; the chains are built as the trace builds them (toStep of search steps).
 import { describe, expect, it } from "vitest";
-import { MIN_NAMED_TERMS, NO_CHAIN_THRESHOLD, namedTerms, namedTermsNeeded, tooLittle } from "../../../agents/manager/answer/too-little.js";
+import { MIN_NAMED_TERMS, NO_CHAIN_FULL_TERMS, NO_CHAIN_THRESHOLD, namedTerms, namedTermsNeeded, noChainThreshold, tooLittle } from "../../../agents/manager/answer/too-little.js";
 import { toStep, type TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 import { parseQuestion } from "../../../agents/search/question.js";
 import { matchTerms, type FieldTerms } from "../../../agents/search/relevance.js";
@@ -79,5 +79,22 @@ describe("tooLittle", () => {
 
     expect(tooLittle(question, named)).toBeNull();
     expect(tooLittle(question, other)).toMatch(/covers only/);
+  });
+
+  it(`asks of a question of more than NO_CHAIN_FULL_TERMS (${NO_CHAIN_FULL_TERMS}) terms only NO_CHAIN_THRESHOLD of a question that long`, () => {
+    // Tried on Linux's SPI-NOR stack: the chain from the MTD ioctl to the status register covered 0.24 of such a question.
+    const long = parseQuestion("On a board whose SPI NOR flash uses the generic status-register block protection, when a tool issues the MEMLOCK ioctl on /dev/mtdN, how does the request end up writing the new block-protect bits into the status register?");
+    const short = parseQuestion("How does the flash lock its blocks?");
+    expect(long.terms.length).toBeGreaterThan(NO_CHAIN_FULL_TERMS);
+    expect(short.terms.length).toBeLessThanOrEqual(NO_CHAIN_FULL_TERMS);
+    expect(noChainThreshold(long)).toBeCloseTo((NO_CHAIN_THRESHOLD * NO_CHAIN_FULL_TERMS) / long.terms.length, 10);
+    expect(noChainThreshold(short)).toBe(NO_CHAIN_THRESHOLD);
+
+    const steps = [{ symbol: "mtdchar_ioctl" }, { symbol: "spi_nor_lock" }, { symbol: "spi_nor_write_sr" }];
+    const covering = (question: Question, coverage: number) => chain(question, "drivers/mtd/spi-nor/core.c", steps, coverage);
+    expect(tooLittle(long, covering(long, 0.23))).toBeNull();
+    expect(tooLittle(short, covering(short, 0.23))).toBe(`the best chain, from mtdchar_ioctl in lib, covers only 0.23 of the question; below ${NO_CHAIN_THRESHOLD}`);
+    // Below the scaled bar the decision says which bar it was.
+    expect(tooLittle(long, covering(long, 0.1))).toBe(`the best chain, from mtdchar_ioctl in lib, covers only 0.10 of the question; below ${noChainThreshold(long).toFixed(2)} (${NO_CHAIN_THRESHOLD} for a question of up to ${NO_CHAIN_FULL_TERMS} terms; it has ${long.terms.length})`);
   });
 });
