@@ -28,7 +28,7 @@ const QUESTION_KEYS = new Set(["text", "intent", "names", "terms"]);
 const question = (v: unknown) =>
   isPlain(v) && keysWithin(v, QUESTION_KEYS) && text(v["text"], 4_000, 1) && (v["intent"] === "how" || v["intent"] === "callers") && list(v["names"], MAX_QUESTION_TERMS, name) && list(v["terms"], MAX_QUESTION_TERMS, term);
 
-const FIELDS = new Set(["symbol", "name", "container", "file", "dir", "doc", "body"]);
+const FIELDS = new Set(["symbol", "bound", "name", "container", "file", "dir", "doc", "body"]);
 const MATCH_KEYS = new Set(["term", "field", "matched", "strength"]);
 const match = (v: unknown) => isPlain(v) && keysWithin(v, MATCH_KEYS) && text(v["term"], 200, 1) && FIELDS.has(v["field"] as string) && text(v["matched"], 200, 1) && finite(v["strength"], 0, 1);
 const matches = (v: unknown) => list(v, MAX_QUESTION_TERMS, match);

@@ -66,7 +66,7 @@ export const SearchQuestionSchema = z.strictObject({
 
 export const TermMatchSchema = z.strictObject({
   term: textField(200, 1),
-  field: z.enum(["symbol", "name", "container", "file", "dir", "doc", "body"]),
+  field: z.enum(["symbol", "bound", "name", "container", "file", "dir", "doc", "body"]),
   matched: textField(200, 1),
   strength: z.number().min(0).max(1),
 });

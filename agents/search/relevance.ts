@@ -9,15 +9,18 @@ import { calledNames, spelledOtherwise, writtenIdentifiers } from "./written-nam
 export { calledNames, writtenIdentifiers } from "./written-names.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
-export type Field = "symbol" | "name" | "container" | "file" | "dir" | "doc" | "body";
+export type Field = "symbol" | "bound" | "name" | "container" | "file" | "dir" | "doc" | "body";
 
 /**
  * How much a match in each field says that the function is about the term: its whole name (`clone` for
- * "who calls clone") says most, then a word of its name (`objectClone`); its class, file and directory
- * say what it belongs to — a package or driver directory as much as a file ("urllib's HTTP handler",
- * "the e1000 driver"); its doc comment describes it; its body only uses it.
+ * "who calls clone") says most, then a word of its name (`objectClone`), or the whole name of a C struct
+ * field it is stored into (`read` of `.read = spidev_read`: what the code calling it through the field
+ * names it, as "a program calls read()" does; every driver's read is so named, so no more than a word of
+ * its own name, and a word of its name first when both match); its class, file and directory say what it
+ * belongs to — a package or driver directory as much as a file ("urllib's HTTP handler", "the e1000
+ * driver"); its doc comment describes it; its body only uses it.
  */
-export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, container: 0.8, file: 0.7, dir: 0.7, doc: 0.4, body: 0.15 };
+export const FIELD_STRENGTH: Readonly<Record<Field, number>> = { symbol: 1, name: 0.9, bound: 0.9, container: 0.8, file: 0.7, dir: 0.7, doc: 0.4, body: 0.15 };
 const FIELDS = Object.keys(FIELD_STRENGTH) as readonly Field[];
 
 /**
@@ -30,7 +33,8 @@ export const CODE_USE_STRENGTH = 0.5;
 /** How much a match in `field` can say about `term`: FIELD_STRENGTH, or CODE_USE_STRENGTH for a written identifier in a body. */
 function fieldStrength(term: QuestionTerm, field: Field, identifiers: ReadonlySet<string>, called: ReadonlySet<string> = NO_NAMES): number {
   if (field === "body" && identifiers.has(term.term)) return CODE_USE_STRENGTH;
-  if (field !== "symbol" && called.has(term.term)) return FIELD_STRENGTH[field] * PARTIAL_MATCH;
+  // A called name (`read()`) is matched whole by a function of that name, or stored into a field of that name.
+  if (field !== "symbol" && field !== "bound" && called.has(term.term)) return FIELD_STRENGTH[field] * PARTIAL_MATCH;
   return FIELD_STRENGTH[field];
 }
 
@@ -92,7 +96,7 @@ function bestInField(term: QuestionTerm, field: Field, words: ReadonlySet<string
   // The whole name says "this is the function named so": only the same name matches it. A name of several
   // words the question writes (`E1000_COPYBREAK`) is matched in part by its words, which are terms too, and
   // whole by its words run together (`endio` of `req_bio_endio` for `end_io`: question.ts, closedForms).
-  if (field === "symbol") return null;
+  if (field === "symbol" || field === "bound") return null;
   if (identifiers.has(term.term)) {
     const closed = term.forms.find((form) => words.has(form) && !taken.has(`${field}\0${form}`));
     return closed === undefined ? null : { term: term.term, field, matched: closed, strength: fieldStrength(term, field, identifiers, called) };
@@ -249,7 +253,7 @@ export const DEPTH_COST = 0.02;
  * call form.setFieldValue"): words its class matched are explained too.
  */
 export function unexplainedWords(nameWords: ReadonlySet<string>, matches: readonly TermMatch[]): number {
-  const explained = new Set(matches.filter((m) => m.field === "name" || m.field === "symbol" || m.field === "container").map((m) => m.matched));
+  const explained = new Set(matches.filter((m) => m.field === "name" || m.field === "symbol" || m.field === "bound" || m.field === "container").map((m) => m.matched));
   let count = 0;
   for (const word of nameWords) if (!explained.has(word)) count++;
   return count;

@@ -48,7 +48,7 @@ export function namedTermsNeeded(question: Pick<ParsedQuestion, "terms">): numbe
   return Math.max(0, Math.min(MIN_NAMED_TERMS, new Set(question.terms.map((t) => t.term)).size - 1));
 }
 
-const NAMING: ReadonlySet<Field> = new Set(["symbol", "name", "container", "file", "dir"]);
+const NAMING: ReadonlySet<Field> = new Set(["symbol", "bound", "name", "container", "file", "dir"]);
 
 /** The question's terms the chain's steps match by a name: their own, their class's, file's or directories'. */
 export function namedTerms(outcome: Pick<TraceOutcome, "steps" | "hops">): Set<string> {

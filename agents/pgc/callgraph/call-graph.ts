@@ -5,7 +5,7 @@ import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdg
 import { dispatchPrefix, FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
 import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
-import { fieldTermsOf } from "./node-terms.js";
+import { fieldTermsOf, withBoundNames } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 import { oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
@@ -87,7 +87,12 @@ export class CallGraph {
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     // A function the scope stores into a field in another file is used as a value too.
-    for (const node of this.nodes) if (!node.address_taken && node.kind === "function" && C_FAMILY.has(languageForPath(node.file_path)) && this.bound.bindingsOf(node).length > 0) node.address_taken = true;
+    for (const node of this.nodes) {
+      if (node.kind !== "function" || !C_FAMILY.has(languageForPath(node.file_path))) continue;
+      const fields = this.bound.bindingsOf(node).map((site) => site.field);
+      if (fields.length > 0) node.address_taken = true;
+      node.terms = withBoundNames(node.terms, fields);
+    }
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
     const nested = nestings(this.nodes, this.fileNodes());
     this.link(data.calls, data.crossScopeReferences);

@@ -1,10 +1,11 @@
 // The terms of a function's description, field by field, as the relevance model reads them
-// (agents/search/relevance.ts): its whole name, the words of its name, its class, its file's name, its directories and its doc comment.
+// (agents/search/relevance.ts): its whole name, the struct fields it is stored into, the words of its name, its
+// class, its file's name, its directories and its doc comment.
 import type { FieldTerms } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CodeSymbol } from "../types.js";
 
-export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "name" | "container" | "file" | "dir" | "doc" | "cased" | "uses">>;
+export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "bound" | "name" | "container" | "file" | "dir" | "doc" | "cased" | "uses">>;
 
 const NO_USES: ReadonlySet<string> = new Set();
 
@@ -36,10 +37,20 @@ export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
     symbol: new Set([symbol.name.toLowerCase(), ...(symbol.also_named ? [symbol.also_named.toLowerCase()] : [])]),
     cased: new Set([symbol.name, ...(symbol.also_named ? [symbol.also_named] : [])]),
     uses: symbol.uses ? new Set(symbol.uses.map((u) => u.toLowerCase())) : NO_USES,
+    bound: NO_USES,
     name: symbol.also_named ? new Set([...termsOf(symbol.name), ...termsOf(symbol.also_named)]) : termsOf(symbol.name),
     container: termsOf(symbol.container ?? ""),
     file,
     dir,
     doc: new Set(tokenize(symbol.doc.slice(0, 400))),
   };
+}
+
+/**
+ * A C function stored into struct fields (`.read = spidev_read`) is called by those fields' names
+ * (`file->f_op->read(…)`): the names a caller through the field, and a question saying "a program calls
+ * read()", give it. The scope's bindings are known once its graph is linked.
+ */
+export function withBoundNames(terms: NodeFieldTerms, fields: readonly string[]): NodeFieldTerms {
+  return fields.length === 0 ? terms : { ...terms, bound: new Set(fields.map((f) => f.toLowerCase())) };
 }

@@ -684,6 +684,17 @@ describe("the call graph of C code", () => {
     expect(taken).toEqual({ foo_write: true, foo_interrupt: true, foo_write_room: true, foo_fill_fifo: false, foo_probe: false });
   });
 
+  it("knows a function stored into a struct field by the field's name too: \"a program calls write()\" finds the ops table's write", async () => {
+    const pgc = await open(corpus, "serial", ["serial/"]);
+    const entry = pgc.search().entry(parseQuestion("When a program calls write() on a foo port, how is the fifo filled?"), 3);
+    // `.write = foo_write` in ops.c: foo_write is what `tty->ops->write(…)` calls, whole; foo_write_room only has the word.
+    expect(entry.candidates[0]?.symbol).toBe("foo_write");
+    expect(entry.candidates[0]?.matches.find((m) => m.term === "write")).toMatchObject({ field: "bound", matched: "write", strength: FIELD_STRENGTH.bound });
+    const room = entry.candidates.find((c) => c.symbol === "foo_write_room");
+    expect(room?.matches.find((m) => m.term === "write")).toMatchObject({ field: "name" });
+    expect(room?.matches.find((m) => m.term === "write")?.strength).toBeLessThan(FIELD_STRENGTH.name);
+  });
+
   it("counts for a name the question writes only the functions named so or using it, not every function sharing its first word", async () => {
     const pgc = await open(C_KERNEL_DIR, "drivers", ["drivers/", "include/linux/e1000.h"]);
     const graph = new CallGraph(pgc.data);

@@ -41,7 +41,7 @@ const FULL_EXPAND_RESULT = {
   bound_at: { field: "ndo_start_xmit", ...LINE },
   entry_fields: [{ field: "ndo_start_xmit", ...LINE, line: 40 }],
   steps: [
-    { symbol: "veth_xmit", qualified: "veth_xmit", kind: "function", file_path: "drivers/net/veth.c", line_start: 10, line_end: 30, cite: { line_start: 10, line_end: 30, sha256: SHA }, matches: [{ term: "veth", field: "name", matched: "veth", strength: 0.9 }] },
+    { symbol: "veth_xmit", qualified: "veth_xmit", kind: "function", file_path: "drivers/net/veth.c", line_start: 10, line_end: 30, cite: { line_start: 10, line_end: 30, sha256: SHA }, matches: [{ term: "veth", field: "name", matched: "veth", strength: 0.9 }, { term: "ndo_start_xmit", field: "bound", matched: "ndo_start_xmit", strength: 0.95 }] },
     { symbol: "helper", qualified: "Helper.helper", kind: "method", file_path: "drivers/net/veth.c", line_start: 31, line_end: 33, cite: { line_start: 31, line_end: 33, sha256: SHA }, matches: [] },
   ],
   leads: [

@@ -36,6 +36,20 @@ describe("parseQuestion", () => {
     expect(called.terms.find((t) => t.term === "write")).toMatchObject({ name: true, weight: positionPrior(0) * 2 });
   });
 
+  it("matches a called name whole by a function stored into a struct field of that name, below its own name", () => {
+    const q = parseQuestion("When a program calls read() on the device, how are the bytes copied out?");
+    const read = (fields: Parameters<typeof matchTerms>[1]) => matchTerms(q, fields).find((m) => m.term === "read");
+    // `.read = spidev_read`: the name a call through the field gives it; the word of its own name counts as a part of the call's name.
+    expect(read({ bound: words("read"), name: words("spidev", "read") })).toMatchObject({ field: "bound", strength: FIELD_STRENGTH.bound });
+    expect(read({ name: words("spidev", "read") })).toMatchObject({ field: "name", strength: FIELD_STRENGTH.name * PARTIAL_MATCH });
+    expect(read({ symbol: words("read"), bound: words("read") })).toMatchObject({ field: "symbol", strength: FIELD_STRENGTH.symbol });
+    expect(FIELD_STRENGTH.bound).toBeLessThan(FIELD_STRENGTH.symbol);
+    // A prose word matching both a word of the name and the field says the name: as before there were fields.
+    expect(matchTerms(parseQuestion("How does the driver read the device?"), { bound: words("read"), name: words("spidev", "read") }).find((m) => m.term === "read")).toMatchObject({ field: "name" });
+    // Only whole: a field `read_iter` is not `read`.
+    expect(read({ bound: words("read_iter") })).toBeUndefined();
+  });
+
   it("reads the words of someone outside the code who sets the path going as noise, not as the subject", () => {
     const terms = (question: string) => parseQuestion(question).terms.map((t) => t.term);
     // "a program" is no code: the subject is what it does, write() (a code name, double).
