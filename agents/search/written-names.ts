@@ -2,6 +2,16 @@
 // identifiers a body may use whole, the one-word functions written as calls, and each name's spelling, since
 // code names are case-sensitive. Each is memoized per question object.
 import { tokenize } from "../pgc/retrieval/index.js";
+import { OUTSIDE_ACTOR_WORDS } from "./question.js";
+
+/**
+ * What someone outside the code does to it, said as a verb ("A program reads /dev/mtd0", "When an application
+ * opens the PCM device", "When a program changes the baud rate"): a call into the code, as "a program calls
+ * read()" is — the system call a driver implements behind `.read`, `.open`. The verb is read as a name
+ * called: a function of that name, or stored into a struct field of that name, matches it in full; a word of
+ * a longer name, as a part.
+ */
+const ACTOR_VERB = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)${OUTSIDE_ACTOR_WORDS}\s+([a-z]+s)\b`, "gi");
 
 const identifierMemo = new WeakMap<object, ReadonlySet<string>>();
 
@@ -18,14 +28,17 @@ export function writtenIdentifiers(question: { readonly names?: readonly string[
 const calledMemo = new WeakMap<object, ReadonlySet<string>>();
 
 /**
- * The one-word function names the question writes as calls or code (`write()`, `` `schedule` ``): the user
- * names a function, so `write` as a word of `ext4_write_end` is another function, matched as a part is.
+ * The one-word function names the question writes as calls or code (`write()`, `` `schedule` ``), and the verb
+ * of an outside actor (ACTOR_VERB): the user names a function, so `write` as a word of `ext4_write_end` is
+ * another function, matched as a part is.
  */
 export function calledNames(question: { readonly names?: readonly string[]; readonly text?: string }): ReadonlySet<string> {
   let called = calledMemo.get(question);
   if (!called) {
     const text = question.text ?? "";
-    called = new Set((question.names ?? []).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && tokenize(n).length === 1 && (text.includes(`${n}(`) || text.includes(`\`${n}\``))).map((n) => n.toLowerCase()));
+    const found = new Set((question.names ?? []).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && tokenize(n).length === 1 && (text.includes(`${n}(`) || text.includes(`\`${n}\``))).map((n) => n.toLowerCase()));
+    for (const verb of text.matchAll(ACTOR_VERB)) for (const term of tokenize(verb[2] ?? "")) found.add(term);
+    called = found;
     calledMemo.set(question, called);
   }
   return called;

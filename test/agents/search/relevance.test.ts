@@ -50,6 +50,17 @@ describe("parseQuestion", () => {
     expect(read({ bound: words("read_iter") })).toBeUndefined();
   });
 
+  it("reads what someone outside the code does to it as a call: \"a program reads /dev/mtd0\" calls read", () => {
+    const q = parseQuestion("A program reads /dev/mtd0. How does the read reach the flash driver?");
+    const read = (fields: Parameters<typeof matchTerms>[1]) => matchTerms(q, fields).find((m) => m.term === "read");
+    // mtdchar_read, stored into `.read`, is what the system call runs; spi_nor_read_data only has the word.
+    expect(read({ bound: words("read"), name: words("mtdchar", "read") })).toMatchObject({ field: "bound", strength: FIELD_STRENGTH.bound });
+    expect(read({ name: words("spi", "nor", "read", "data") })).toMatchObject({ field: "name", strength: FIELD_STRENGTH.name * PARTIAL_MATCH });
+    // Only an outside actor's verb: the code's own reading is a word like any other.
+    const own = parseQuestion("How does the flash driver read a page?");
+    expect(matchTerms(own, { name: words("spi", "nor", "read", "data") }).find((m) => m.term === "read")).toMatchObject({ strength: FIELD_STRENGTH.name });
+  });
+
   it("reads the words of someone outside the code who sets the path going as noise, not as the subject", () => {
     const terms = (question: string) => parseQuestion(question).terms.map((t) => t.term);
     // "a program" is no code: the subject is what it does, write() (a code name, double).
