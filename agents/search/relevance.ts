@@ -9,7 +9,7 @@ import { calledNames, spelledOtherwise, writtenIdentifiers } from "./written-nam
 export { calledNames, writtenIdentifiers } from "./written-names.js";
 
 /** Where in a function's description a question term can be found, from most to least telling. */
-export type Field = "symbol" | "bound" | "name" | "container" | "file" | "dir" | "doc" | "body";
+export type Field = "symbol" | "name" | "bound" | "container" | "file" | "dir" | "doc" | "body";
 
 /**
  * How much a match in each field says that the function is about the term: its whole name (`clone` for

@@ -8,7 +8,7 @@ import { CODE_USE_STRENGTH, FIELD_STRENGTH, matchTerms, matchWord, MIN_PREFIX_TE
 import type { QuestionTerm } from "../../search/question.js";
 import type { CallGraph, GraphNode } from "./call-graph.js";
 
-const INDEXED_FIELDS = ["symbol", "bound", "name", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
+const INDEXED_FIELDS = ["symbol", "name", "bound", "container", "file", "dir", "doc"] as const satisfies readonly Field[];
 
 export interface ScoredNode {
   node: GraphNode;
