@@ -170,7 +170,9 @@ export function fragmentTerms(text: string): Set<string> {
  * OUTSIDE_ACTOR_WORDS are the actors; named-start.ts's USER_CALL reads them too ("when a tool calls X").
  */
 export const OUTSIDE_ACTOR_WORDS = String.raw`(?:(?:a|an|the|some)\s+)?(?:(?:user[- ]space|userspace|user-level)\s+(?:programs?|applications?|apps?|tools?|utilit(?:y|ies)|process(?:es)?)|user\s*space|programs?|applications?|apps?|tools?|utilit(?:y|ies)|users?)`;
-const OUTSIDE_ACTOR = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)${OUTSIDE_ACTOR_WORDS}\b`, "gi");
+/** An outside actor where it sets a path going: at a sentence's start or after when / if / once / after / before (the lead-in is group 1). */
+export const OUTSIDE_ACTOR_AT = String.raw`(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)${OUTSIDE_ACTOR_WORDS}`;
+const OUTSIDE_ACTOR = new RegExp(String.raw`${OUTSIDE_ACTOR_AT}\b`, "gi");
 
 /** Parses a question into its intent, names and weighted terms. Pure; the same text gives the same value. */
 export function parseQuestion(text: string): ParsedQuestion {

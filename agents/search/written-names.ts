@@ -2,7 +2,7 @@
 // identifiers a body may use whole, the one-word functions written as calls, and each name's spelling, since
 // code names are case-sensitive. Each is memoized per question object.
 import { tokenize } from "../pgc/retrieval/index.js";
-import { OUTSIDE_ACTOR_WORDS } from "./question.js";
+import { OUTSIDE_ACTOR_AT } from "./question.js";
 
 /**
  * What someone outside the code does to it, said as a verb ("A program reads /dev/mtd0", "When an application
@@ -11,7 +11,7 @@ import { OUTSIDE_ACTOR_WORDS } from "./question.js";
  * called: a function of that name, or stored into a struct field of that name, matches it in full; a word of
  * a longer name, as a part.
  */
-const ACTOR_VERB = new RegExp(String.raw`(^\s*|[.?!]\s+|\b(?:when|whenever|if|once|after|before)\s+)${OUTSIDE_ACTOR_WORDS}\s+([a-z]+s)\b`, "gi");
+const ACTOR_VERB = new RegExp(String.raw`${OUTSIDE_ACTOR_AT}\s+([a-z]+s)\b`, "gi");
 
 const identifierMemo = new WeakMap<object, ReadonlySet<string>>();
 
