@@ -43,7 +43,9 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
       // words the stop list leaves out ("without running my constructor", "instead of the server's …").
       "something somehow somewhere actually really basically exactly like example examples whose " +
       "without instead already still even ever never always often within across along among around behind " +
-      "beyond despite except since toward towards unlike whenever wherever whatever however rather otherwise anyway",
+      "beyond despite except since toward towards unlike whenever wherever whatever however rather otherwise anyway " +
+      // Quantifiers ("over one connection", "several requests", "each one"): how many, never what; "one" stems to "on".
+      "one several many every another various",
   ),
 );
 

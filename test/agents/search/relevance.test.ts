@@ -206,6 +206,11 @@ describe("parseQuestion", () => {
     expect(terms).toEqual(["session", "cooki", "sign"]);
   });
 
+  it("drops quantifiers (one, several, every): how many says nothing of what, and `one` would match every `*_one` as `on`", () => {
+    const terms = parseQuestion("How are several requests multiplexed over one connection, each one a stream?").terms.map((t) => t.term);
+    expect(terms).toEqual(["request", "multiplex", "connect", "stream"]);
+  });
+
   it("knows a who-calls question", () => {
     expect(parseQuestion("Who calls kmalloc?").intent).toBe("callers");
     expect(parseQuestion("Where is dma_map_single called from?").intent).toBe("callers");
