@@ -71,6 +71,13 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
       const left = assignment?.childForFieldName("left");
       if (left?.type === "identifier" && !declared.has(left.text)) noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
     }
+    // `with sessions.Session() as session:` binds what the context manager's `__enter__` returns, which for a
+    // class built right there is, by the common habit, the object itself.
+    for (const bound of fn.descendantsOfType("as_pattern")) {
+      if (bound?.parent?.type !== "with_item") continue;
+      const alias = bound.childForFieldName("alias")?.namedChild(0);
+      if (alias?.type === "identifier" && !declared.has(alias.text)) noteLocal(out, alias.text, valueClass(bound.namedChild(0), lang));
+    }
     return out;
   }
   for (const param of parameters?.namedChildren ?? []) {

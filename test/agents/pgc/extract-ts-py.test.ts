@@ -359,6 +359,21 @@ describe("calls through another scope's module namespace", () => {
     expect(classes).toEqual({ "g.flatten": "BytesGenerator", "Parser(policy=1).parsestr": "Parser", "msg.as_string": "Message", "out.write": null, "count.bit_length": null });
   });
 
+  it("names the class of an object a `with` statement binds from a constructor (`with sessions.Session() as session:`), and none for a call of a function", async () => {
+    const content = [
+      "from . import sessions",
+      "def request(method, url):",
+      "    with sessions.Session() as session:",
+      "        return session.request(method=method, url=url)",
+      "def read(path):",
+      "    with open(path) as f:",
+      "        return f.read()",
+    ].join("\n");
+    const { parsed } = await extractFile({ path: "requests/api.py", content });
+    const classes = Object.fromEntries(parsed.calls.filter((c) => c.callee.includes(".") && !c.callee.startsWith("sessions.")).map((c) => [c.callee, c.receiver_class ?? null]));
+    expect(classes).toEqual({ "session.request": "Session", "f.read": null });
+  });
+
   it("looks through optionality and unions in a parameter's annotation; `Optional` itself is no class", async () => {
     // Tried as a new user would on pip: `hash: Optional[str] = None` made `hash.split(…)` a call of a class `Optional`.
     const python = [
