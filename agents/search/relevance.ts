@@ -75,7 +75,10 @@ function qualifiedMatch(question: { readonly names?: readonly string[] }, term: 
   const ownerText = term.term.slice(0, dot);
   const tokens = tokenize(ownerText);
   const owner = tokens.length > 1 ? tokens.filter((t) => t !== ownerText.toLowerCase() && !t.includes("_")) : tokens;
-  const places = [fields.container, fields.file, fields.dir];
+  // A method is owned by its class or its file (`session.get`, `app.route` of flask/app.py's `Flask`), not by
+  // the package above it: `requests.get` is requests/api.py's function, not requests/sessions.py's `Session.get`.
+  const method = (fields.container?.size ?? 0) > 0;
+  const places = method ? [fields.container, fields.file] : [fields.file, fields.dir];
   const owned = owner.length > 0 && owner.every((part) => places.some((words) => [...(words ?? [])].some((w) => matchWord({ term: part, forms: [...termForms(part)], weight: 1, name: true }, w) > 0)));
   return { term: term.term, field: "symbol", matched: name, strength: FIELD_STRENGTH.symbol * (owned ? 1 : PARTIAL_MATCH) };
 }

@@ -113,6 +113,8 @@ describe("parseQuestion", () => {
     // A package as the owner: `requests.get` is requests/api.py's `get`.
     const get = parseQuestion("How does requests.get send a request?");
     expect(matchTerms(get, { symbol: new Set(["get"]), dir: new Set(["request"]) }).find((m) => m.term === "requests.get")?.strength).toBe(FIELD_STRENGTH.symbol);
+    // Not a method in a file of that package, whose class and file are another's (`Session.get`).
+    expect(matchTerms(get, { symbol: new Set(["get"]), container: new Set(["session"]), file: new Set(["session"]), dir: new Set(["request"]) }).find((m) => m.term === "requests.get")?.strength).toBeCloseTo(FIELD_STRENGTH.symbol * PARTIAL_MATCH);
   });
 
   it("takes a one-word function the question writes as a call for that function: as a word of a longer name it counts as a part", () => {
