@@ -135,6 +135,17 @@ export function namedAfterReceiver(receiver: string, nodes: readonly GraphNode[]
   return exact.length > 0 ? exact : runs;
 }
 
+/** Besides the scope's guess, a member exit for a method of two words or more called through an object of unknown class. */
+function unknownObjectExit(name: string): { exit?: string } {
+  return splitIdentifier(name).length > 1 ? { exit: name } : {};
+}
+
+/** Whether every one of `nodes` (namedAfterReceiver's) has a class named by the receiver's words and no others. */
+function namedExactly(receiver: string, nodes: readonly GraphNode[]): boolean {
+  const words = splitIdentifier(receiver.replace(/^_+/, "")).length;
+  return nodes.every((n) => splitIdentifier(lastName(n.container) ?? "").length === words);
+}
+
 /** Whether `words` occur in `within`, in order and next to each other. */
 function holdsRun(within: readonly string[], words: readonly string[]): boolean {
   for (let at = 0; at + words.length <= within.length; at++) if (words.every((w, i) => within[at + i] === w)) return true;
@@ -224,12 +235,20 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (named) return { kind: "member", name, receiverClass: named };
   // A variable named after its class (`opener.open()` for an `OpenerDirector`, `parser.feed()` for a `FeedParser`).
   const namedAfter = namedAfterReceiver(owner ?? "", reachable);
-  if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter };
+  // Named after a class exactly (`state_machine`, `StateMachine`), the object is that class's; after a class
+  // holding its words among others (`schedule` in `ScheduleEntry`), it may as well be another scope's class
+  // of the name (celery's `schedule`): the call is an exit too, as below.
+  if (namedAfter.length > 0 && namedAfter.length <= MAX_MEMBER_TARGETS) return { kind: "local", nodes: namedAfter, ...(namedExactly(owner ?? "", namedAfter) ? {} : unknownObjectExit(name)) };
   if (builtin) return { kind: "none" };
   // Many classes here define it and the object's class is unknown (`directive_instance.run()`, where
   // `directive` is a parameter): it may be any class's method, here or in another scope.
   if (reachable.length > MAX_MEMBER_TARGETS) return { kind: "loose", name };
-  return { kind: "local", nodes: throughConstructor(preferFile(reachable, caller.file_path), index) };
+  // One or two here: the object may as well be of another scope's class defining the name (`self.schedule.is_due(…)`
+  // in celery's beat, beside its own two `is_due`, runs a `crontab`'s): the call is an exit too, as `self.m()` of an
+  // inherited method is, and the scopes defining the name see a caller in this one. Not for a name of one word:
+  // `self.sock.connect(…)` is as likely a socket's as any class's (as an exit it sent smtplib's path into http's
+  // `connect`), and the scope's facts count only longer names.
+  return { kind: "local", nodes: throughConstructor(preferFile(reachable, caller.file_path), index), ...unknownObjectExit(name) };
 }
 
 /**

@@ -142,3 +142,65 @@ describe("a member call through an object of unknown class whose name the scope 
     expect(climbed.steps[1]?.call_site?.line).toBe(7);
   });
 });
+
+// A member call through an object of unknown class whose name one or two classes of the scope define
+// (`self.schedule.is_due(…)` in celery's beat, beside `ScheduleEntry.is_due` and `Scheduler.is_due`) may as well
+// be another scope's class's method (celery's `crontab.is_due`): it calls the scope's own and is a member exit
+// too, so the scope's facts count it and a climb from the other scope's method finds it. A receiver named
+// after a class only in part (`schedule` in `ScheduleEntry`) is no sign of which. Found on celery, where the
+// climb from `crontab.is_due` stopped: "nothing else calls it". A name of one word (`connect`) is as likely a
+// built-in object's method (a socket's): no exit.
+const OWN_NAME_SOURCES = {
+  beat: {
+    "beat/beat.py": sourceLines(
+      "class ScheduleEntry:",
+      "    def __init__(self, schedule):",
+      "        self.schedule = schedule",
+      "",
+      "    def is_due(self):",
+      '        """See whether the entry is due to run."""',
+      "        return self.schedule.is_due(self.last_run_at)",
+      "",
+      "class Scheduler:",
+      "    def is_due(self, entry):",
+      "        return entry.is_due()",
+      "",
+      "class Connection:",
+      "    def connect(self):",
+      "        return self.sock.connect(self.host)",
+    ),
+  },
+  schedules: {
+    "schedules/crontab.py": sourceLines(
+      "class crontab:",
+      "    def is_due(self, last_run_at):",
+      '        """Return whether the crontab schedule is due, and when it runs next."""',
+      "        return self.remaining_estimate(last_run_at)",
+    ),
+  },
+};
+
+describe("a member call through an object of unknown class whose name one or two of the scope's classes define", () => {
+  const scopes = withScopes("own-name-method-", OWN_NAME_SOURCES);
+
+  it("is a member exit besides, and a call the scope's facts count", () => {
+    const graph = new CallGraph((scopes().get("beat") as Pgc).data);
+    const entry = graph.nodes.find((n) => n.qualified === "ScheduleEntry.is_due");
+    expect(graph.exitsOf(entry?.id ?? -1).map((e) => `${e.target}:${e.line}`)).toEqual(["is_due:7"]);
+    const facts = (scopes().get("beat") as Pgc).facts();
+    expect(facts.references).toContainEqual(expect.objectContaining({ kind: "call", target: "is_due", from_file: "beat/beat.py" }));
+  });
+
+  it("of one word (`self.sock.connect(…)`, as likely a socket's) is no exit", () => {
+    const graph = new CallGraph((scopes().get("beat") as Pgc).data);
+    const connect = graph.nodes.find((n) => n.qualified === "Connection.connect");
+    expect(connect).toBeDefined();
+    expect(graph.exitsOf(connect?.id ?? -1)).toEqual([]);
+  });
+
+  it("is where a chain's climb from the method in another scope finds its caller", async () => {
+    const climbed = await climbFrom(scopes(), "schedules", "crontab.is_due", "How does the beat scheduler's entry decide whether a crontab schedule is due?");
+    expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`).slice(-2)).toEqual(["beat:ScheduleEntry.is_due", "schedules:crontab.is_due"]);
+    expect(climbed.steps.at(-1)?.call_site?.line).toBe(7);
+  });
+});
