@@ -49,13 +49,40 @@ export function classNamed(node: Node | null): string | undefined {
   return name !== undefined && CLASS_NAME.test(name) ? name : undefined;
 }
 
-/** The class an expression constructs: `Foo(…)` (Python), `new Foo(…)`, `await new Foo(…)`; undefined for anything else. */
+/**
+ * The class an expression constructs: `Foo(…)` (Python), `new Foo(…)`, `await new Foo(…)`, and the one class
+ * the branches of a choice construct — a default built when none is given (`session or Session()`,
+ * `opts.client ?? new Client()`, `get_console() if file is None else Console(file=file)`): the other
+ * branch is, by the habit, an object of the same class; undefined for anything else.
+ */
 export function constructed(node: Node | null, lang: ReceiverLanguage): string | undefined {
   if (!node) return undefined;
   if (node.type === "parenthesized_expression" || node.type === "await" || node.type === "await_expression") return constructed(node.namedChild(0), lang);
+  const branches = choiceBranches(node);
+  if (branches) {
+    const classes = new Set(branches.map((branch) => constructed(branch, lang)).filter((cls) => cls !== undefined));
+    return classes.size === 1 ? [...classes][0] : undefined;
+  }
   if (node.type === "new_expression") return classNamed(node.childForFieldName("constructor"));
   if (node.type === "call" && lang === "python") return classNamed(node.childForFieldName("function"));
   return undefined;
+}
+
+/** The values an expression chooses between (`a or b`, `a if c else b`, `a ?? b`, `a || b`, `c ? a : b`), or null when it is no choice. */
+function choiceBranches(node: Node): (Node | null)[] | null {
+  switch (node.type) {
+    case "conditional_expression":
+      return [node.namedChild(0), node.namedChild(2)];
+    case "ternary_expression":
+      return [node.childForFieldName("consequence"), node.childForFieldName("alternative")];
+    case "boolean_operator":
+    case "binary_expression": {
+      const operator = node.childForFieldName("operator")?.text;
+      return operator === "or" || operator === "??" || operator === "||" ? [node.childForFieldName("left"), node.childForFieldName("right")] : null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** Marks a receiver that is what a function returns (`=self.make_signer`), not a class. */

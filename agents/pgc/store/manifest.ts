@@ -54,7 +54,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 49: a TS/JS function assigned to a member at module level or in a function's body (`exports.f = …`, `res.send = function …`, `column.toggleSorting = (…) => …`) and the functions of an object literal a function binds to a variable are functions of their own. */
 /** 50: a word split only where letters follow its digits (`i2c` of `i2c_transfer`, `l2cap`, `k8s`) is also a term whole (retrieval/tokenizer.ts). */
 /** 52: a Python `with X(…) as name:` gives `name` the class `X` for the calls through it (parse/receiver-class.ts). */
-export const STORE_VERSION = 52;
+/** 53: a choice's branches give a name their one constructed class (`session or Session()`, `o.client ?? new Client()`; parse/value-class.ts). */
+export const STORE_VERSION = 53;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -376,6 +376,22 @@ describe("calls through another scope's module namespace", () => {
     expect(await receiverClasses("requests/api.py", content, "sessions.")).toEqual({ "session.request": "Session", "f.read": null });
   });
 
+  it("names the one class the branches of a choice construct: a default built when none is given (`s = session or Session()`)", async () => {
+    const content = [
+      "def print(file=None, session=None, parser=None):",
+      "    write_console = get_console() if file is None else Console(file=file)",
+      "    write_console.print('x')",
+      "    s = session or Session()",
+      "    s.request('GET')",
+      "    parser = Parser() if file else Lexer()",
+      "    parser.feed('x')",
+    ].join("\n");
+    expect(await receiverClasses("rich/__init__.py", content, "-")).toEqual({ "write_console.print": "Console", "s.request": "Session", "parser.feed": null });
+    const ts = "export function make(opts: Options) {\n  const client = opts.client ?? new Client();\n  client.fetch();\n  const doc = opts.doc ? new Doc() : undefined;\n  doc.compile();\n}";
+    const { parsed } = await extractFile({ path: "src/make.ts", content: ts });
+    expect(Object.fromEntries(parsed.calls.filter((c) => /^(client|doc)\./.test(c.callee)).map((c) => [c.callee, c.receiver_class ?? null]))).toEqual({ "client.fetch": "Client", "doc.compile": "Doc" });
+  });
+
   it("looks through optionality and unions in a parameter's annotation; `Optional` itself is no class", async () => {
     // Tried as a new user would on pip: `hash: Optional[str] = None` made `hash.split(…)` a call of a class `Optional`.
     const python = [
