@@ -11,3 +11,5 @@ export const MAX_CALL_SITE_CHARS = 400;
 export const MAX_ENTRY_FIELDS = 8;
 /** Expansions one `expand_batch` request carries at most (a request's CPU on the worker stays bounded). */
 export const MAX_EXPAND_BATCH = 16;
+/** A method step names at most this many of its class's bases (`class_bases`). */
+export const MAX_CLASS_BASES = 8;

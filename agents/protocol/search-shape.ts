@@ -7,6 +7,7 @@
 import { finite, int, isPlain, keysWithin, list, optional, scopePath as path, sha256, text, type Plain } from "./shape-helpers.js";
 import {
   MAX_CALL_SITE_CHARS,
+  MAX_CLASS_BASES,
   MAX_ENTRY_CANDIDATES,
   MAX_ENTRY_FIELDS,
   MAX_EXPAND_BATCH,
@@ -33,9 +34,18 @@ const MATCH_KEYS = new Set(["term", "field", "matched", "strength"]);
 const match = (v: unknown) => isPlain(v) && keysWithin(v, MATCH_KEYS) && text(v["term"], 200, 1) && FIELDS.has(v["field"] as string) && text(v["matched"], 200, 1) && finite(v["strength"], 0, 1);
 const matches = (v: unknown) => list(v, MAX_QUESTION_TERMS, match);
 
-/** symbol, qualified, kind, file_path, line_start, line_end, address_taken?: a place in the code. */
+/** symbol, qualified, kind, file_path, line_start, line_end, address_taken?, class_bases?: a place in the code. */
 function place(v: Plain): boolean {
-  return name(v["symbol"]) && name(v["qualified"]) && text(v["kind"], 32, 1) && path(v["file_path"]) && line(v["line_start"]) && line(v["line_end"]) && optional(v, "address_taken", (t) => t === true);
+  return (
+    name(v["symbol"]) &&
+    name(v["qualified"]) &&
+    text(v["kind"], 32, 1) &&
+    path(v["file_path"]) &&
+    line(v["line_start"]) &&
+    line(v["line_end"]) &&
+    optional(v, "address_taken", (t) => t === true) &&
+    optional(v, "class_bases", (b) => list(b, MAX_CLASS_BASES, name))
+  );
 }
 
 /** file_path, line, text, sha256: one cited line. */
@@ -52,7 +62,7 @@ const callSite = (v: unknown) =>
   isPlain(v) && keysWithin(v, CALL_SITE_KEYS) && citedLine(v) && optional(v, "bound_at", binding) && optional(v, "alias_at", alias) && optional(v, "defines", (d) => d === true);
 
 const CITE_KEYS = new Set(["line_start", "line_end", "sha256"]);
-const STEP_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "cite", "matches"]);
+const STEP_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "class_bases", "cite", "matches"]);
 const step = (v: unknown) => isPlain(v) && keysWithin(v, STEP_KEYS) && place(v) && isPlain(v["cite"]) && keysWithin(v["cite"], CITE_KEYS) && line(v["cite"]["line_start"]) && line(v["cite"]["line_end"]) && sha256(v["cite"]["sha256"]) && matches(v["matches"]);
 
 const VIA = new Set(["reference", "member", "field", "local"]);
@@ -80,7 +90,7 @@ export function isPlainExpandResult(v: unknown): boolean {
   );
 }
 
-const CANDIDATE_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "matches"]);
+const CANDIDATE_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_start", "line_end", "address_taken", "class_bases", "matches"]);
 const candidate = (v: unknown) => isPlain(v) && keysWithin(v, CANDIDATE_KEYS) && place(v) && matches(v["matches"]);
 
 const ENTRY_RESULT_KEYS = new Set(["scope", "nodes", "df", "candidates"]);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { lineNumberField, listField, relativePathField, sha256Field, textField } from "./fields.js";
 import { parseWith } from "./parse.js";
 
-import { MAX_CALL_SITE_CHARS, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_BATCH, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS } from "./search-limits.js";
+import { MAX_CALL_SITE_CHARS, MAX_CLASS_BASES, MAX_ENTRY_CANDIDATES, MAX_ENTRY_FIELDS, MAX_EXPAND_BATCH, MAX_EXPAND_DEPTH, MAX_QUESTION_TERMS, MAX_SEARCH_LEADS, MAX_SEARCH_STEPS } from "./search-limits.js";
 import { isPlainEntryArgs, isPlainEntryResult, isPlainExpandArgs, isPlainExpandBatchArgs, isPlainExpandResult } from "./search-shape.js";
 import { ProtocolSchemaError } from "./errors.js";
 
@@ -85,6 +85,8 @@ const placeFields = {
   line_end: lineNumberField,
   /** C: the code uses the function as a value — stores it into a struct field, passes it as an argument, exports it — so it is called through a pointer from outside the calls the scope writes: a way into the code. */
   address_taken: z.literal(true).optional(),
+  /** A method: the classes its class derives from, as its scope's declarations name them, nearest first — what a caller elsewhere may call it through (`delegate: HTTPMessageDelegate`, then `delegate.headers_received(…)`). */
+  class_bases: listField(nameField, MAX_CLASS_BASES).optional(),
 };
 
 export const EntryCandidateSchema = z.strictObject({ ...placeFields, matches: listField(TermMatchSchema, MAX_QUESTION_TERMS) });

@@ -65,8 +65,7 @@ export function calledOnlyPrior(step: Pick<SearchStep, "file_path" | "address_ta
   return step.address_taken || step.kind !== "function" || languageForPath(step.file_path) !== "c" ? 1 : CALLED_ONLY_PRIOR;
 }
 
-const fmt = (n: number) => n.toFixed(2);
-const fmt3 = (n: number) => n.toFixed(3);
+const [fmt, fmt3] = [(n: number) => n.toFixed(2), (n: number) => n.toFixed(3)];
 
 /** Other scopes asked at most per step of the climb, most call sites first: the scopes calling the step by name or through a struct field it is stored into. */
 export const CLIMB_SCOPES = 3;
@@ -124,12 +123,11 @@ function classOf(symbol: string): string | undefined {
 }
 
 /**
- * The best caller of `current` in the scopes that call it from outside its own: by name
- * (`ownership.callersOf`), through the struct fields it is stored into (`fieldCallersOf`), or, for a
- * method, through an object of its class (`classCallersOf`: `parser.parse_args(…)` where the code says
- * `parser` is an `OptionParser`). Where a path enters a scope.
+ * The best caller of `current` in the scopes that call it from outside its own: by name (`callersOf`), through the
+ * struct fields it is stored into (`fieldCallersOf`), or, for a method, through an object of its class or of one of
+ * its `bases` (`classCallersOf`: `parser.parse_args(…)` where `parser` is an `OptionParser`). Where a path enters a scope.
  */
-async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, symbol: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number): Promise<Climbed | null> {
+async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope: string, symbol: string, fields: readonly BindingSiteRef[], inChain: ReadonlySet<string>, maxHops: number, worth: (step: SearchStep) => number, bases: readonly string[] = []): Promise<Climbed | null> {
   const ownership = deps.ownership;
   if (!ownership) return null;
   const name = calledAs(symbol);
@@ -143,6 +141,8 @@ async function callerElsewhere(deps: ClimbDeps, question: ParsedQuestion, scope:
     ...byName,
     ...fields.flatMap((field) => (ownership.fieldCallersOf?.(field.field) ?? []).map((c) => ({ scope: c.scope, via: { field } as Via, count: c.count }))),
     ...(ofClass ? (ownership.classCallersOf?.(`${ofClass}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass } as Via, count: c.count })) : []),
+    // Through an object of a base class (`delegate.headers_received(…)` on an `HTTPMessageDelegate`): the scope calling it cannot know the class deriving from it.
+    ...(ofClass ? bases.flatMap((base) => (ownership.classCallersOf?.(`${base}.${name}`) ?? []).filter((c) => !named.has(c.scope)).map((c) => ({ scope: c.scope, via: { ofClass: base } as Via, count: c.count }))) : []),
   ].filter((a) => a.scope !== scope || ("field" in a.via && dispatchPrefix(a.via.field.field) !== null));
   asks.sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope));
   const found = (await Promise.all(asks.slice(0, CLIMB_SCOPES).map((a) => callerIn(deps, question, a.scope, name, a.via, inChain, maxHops, worth).catch(() => null)))).filter((c): c is Climbed => c !== null);
@@ -188,11 +188,11 @@ interface Climb {
 export const CLIMB_LOOK_AHEAD = 3;
 
 /** The caller of `current` worth most: in its own scope, else (one more hop, while the budget has one) in the scopes calling it from outside. */
-async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, odds = 1): Promise<{ best: Climbed | null; enough: boolean }> {
+async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope: string; inChain: ReadonlySet<string>; hops: number }, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, odds = 1, bases: readonly string[] = []): Promise<{ best: Climbed | null; enough: boolean }> {
   const ofClass = classOf(current.symbol);
   const here = await callerIn(deps, question, at.scope, calledAs(current.symbol), { byName: true, ...(ofClass ? { methodOf: ofClass } : {}) }, at.inChain, maxHops, worth, current);
   if (here && worth(here.step) * odds >= needed) return { best: here, enough: true };
-  const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth) : null;
+  const elsewhere = at.hops < maxHops ? await callerElsewhere(deps, question, at.scope, current.symbol, await storedInto(deps, question, at.scope, current, firstHop, maxHops), at.inChain, maxHops, worth, bases) : null;
   if (elsewhere && worth(elsewhere.step) * (elsewhere.share ?? 1) * odds >= needed) return { best: elsewhere, enough: true };
   const best = [here, elsewhere].filter((c): c is Climbed => c !== null).sort((a, b) => worth(b.step) - worth(a.step))[0] ?? null;
   return { best, enough: false };
@@ -204,7 +204,7 @@ async function bestCaller(deps: ClimbDeps, question: ParsedQuestion, at: { scope
  * to the first one worth `needed`. Null, with why, when there is none.
  */
 async function nextCallers(deps: ClimbDeps, question: ParsedQuestion, climb: Climb, current: ChainStep, firstHop: TracedHop | undefined, maxHops: number, worth: (step: SearchStep) => number, needed: number, room: number): Promise<{ callers: Climbed[] } | { stop: string }> {
-  const found = await bestCaller(deps, question, { scope: climb.scope, inChain: climb.inChain, hops: climb.hops.length }, current, firstHop, maxHops, worth, needed);
+  const found = await bestCaller(deps, question, { scope: climb.scope, inChain: climb.inChain, hops: climb.hops.length }, current, firstHop, maxHops, worth, needed, 1, searchStepOf(climb.hops, current)?.class_bases);
   if (found.enough && found.best) return { callers: [found.best] };
   const nearest = found.best;
   if (!nearest) return { stop: `began at ${current.symbol}: nothing else calls it` };
@@ -217,7 +217,7 @@ async function nextCallers(deps: ClimbDeps, question: ParsedQuestion, climb: Cli
     inChain.add(`${above.step.file_path}:${above.step.cite.line_start}`);
     const step = toStep(above.step, above.scope, above.agent, null, "entry");
     // Looking ahead is optional: a scope that does not answer ends it, not the answer.
-    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed, odds).catch(() => null);
+    const next = await bestCaller(deps, question, { scope: above.scope, inChain, hops }, step, undefined, maxHops, worth, needed, odds, above.step.class_bases).catch(() => null);
     if (!next?.best) break;
     way.push(next.best);
     if (next.enough) return { callers: way };

@@ -14,6 +14,7 @@ import { callsByTarget, classCallCounts, exitFanIn, exitKey, withUnknownMembers 
 import { indexCallers } from "./caller-index.js";
 import { indexDefiners, nestings } from "./nesting.js";
 import { lastName } from "../../protocol/index.js";
+import { MAX_CLASS_BASES } from "../../protocol/search-limits.js";
 import { languageForPath } from "../scan/index.js";
 
 export { basesOf };
@@ -84,6 +85,12 @@ export class CallGraph {
         const key = `${symbol.file_path}\0${symbol.container.split(/::|\./).at(-1)}`;
         this.methodsByContainer.set(key, [...(this.methodsByContainer.get(key) ?? []), id]);
       }
+    }
+    // A method's class's bases, which a scope calling the method through an object of a base class cannot know.
+    for (const node of this.nodes) {
+      const own = node.kind === "method" ? node.container?.split(/::|\./).at(-1) : undefined;
+      const bases = own ? [...this.hierarchy.superclassesOf(own)].filter((base) => base !== own).slice(0, MAX_CLASS_BASES) : [];
+      if (bases.length > 0) node.class_bases = bases;
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));
     // A function the scope stores into a field in another file is used as a value too.

@@ -25,6 +25,8 @@ export interface GraphNode {
   nested?: true;
   /** C: stored into a struct field or passed as a value (CodeSymbol.address_taken): called through a pointer, a way into the code. */
   address_taken?: true;
+  /** A method: the classes its class derives from, as the scope's class declarations name them (nearest first, at most MAX_CLASS_BASES). */
+  class_bases?: string[];
 }
 
 /** A call from one node to another inside the scope, at `line` of the caller's file. */

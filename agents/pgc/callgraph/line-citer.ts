@@ -23,7 +23,16 @@ export type CitedLine = Omit<CallSiteRef, "bound_at">;
 
 /** Where a function is: its names, kind and lines, as a step or an entry candidate names it. */
 export function placeOf(node: GraphNode): Omit<EntryCandidate, "matches"> {
-  return { symbol: node.name, qualified: node.qualified, kind: node.kind, file_path: node.file_path, line_start: node.line_start, line_end: node.line_end, ...(node.address_taken ? { address_taken: true as const } : {}) };
+  return {
+    symbol: node.name,
+    qualified: node.qualified,
+    kind: node.kind,
+    file_path: node.file_path,
+    line_start: node.line_start,
+    line_end: node.line_end,
+    ...(node.address_taken ? { address_taken: true as const } : {}),
+    ...(node.class_bases ? { class_bases: node.class_bases } : {}),
+  };
 }
 
 export class LineCiter {

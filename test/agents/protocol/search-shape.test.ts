@@ -42,7 +42,7 @@ const FULL_EXPAND_RESULT = {
   entry_fields: [{ field: "ndo_start_xmit", ...LINE, line: 40 }],
   steps: [
     { symbol: "veth_xmit", qualified: "veth_xmit", kind: "function", file_path: "drivers/net/veth.c", line_start: 10, line_end: 30, cite: { line_start: 10, line_end: 30, sha256: SHA }, matches: [{ term: "veth", field: "name", matched: "veth", strength: 0.9 }, { term: "ndo_start_xmit", field: "bound", matched: "ndo_start_xmit", strength: 0.95 }] },
-    { symbol: "helper", qualified: "Helper.helper", kind: "method", file_path: "drivers/net/veth.c", line_start: 31, line_end: 33, cite: { line_start: 31, line_end: 33, sha256: SHA }, matches: [] },
+    { symbol: "helper", qualified: "Helper.helper", kind: "method", file_path: "drivers/net/veth.c", line_start: 31, line_end: 33, class_bases: ["BaseHelper", "Base"], cite: { line_start: 31, line_end: 33, sha256: SHA }, matches: [] },
   ],
   leads: [
     { path: [0, 1], call_sites: [{ ...LINE, bound_at: { field: "xmit", ...LINE }, alias_at: { name: "minLength", ...LINE } }], exit: null, score: 0.25, coverage: 0.5 },
@@ -68,7 +68,7 @@ const FULL_ENTRY_RESULT = {
   scope: "mail",
   nodes: 3,
   df: { send: 1, connect: 2 },
-  candidates: [{ symbol: "send_message", qualified: "send_message", kind: "function", file_path: "mail/send.py", line_start: 3, line_end: 6, matches: [{ term: "send", field: "name", matched: "send", strength: 0.9 }], address_taken: true }],
+  candidates: [{ symbol: "send_message", qualified: "send_message", kind: "function", file_path: "mail/send.py", line_start: 3, line_end: 6, matches: [{ term: "send", field: "name", matched: "send", strength: 0.9 }], address_taken: true, class_bases: ["Sender"] }],
 };
 
 const FULL_ENTRY_ARGS = { question: { ...QUESTION, terms: QUESTION.terms.map((t, i) => (i === 0 ? { ...t, fragment: true } : t)) }, top_k: 5 };
