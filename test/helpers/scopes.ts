@@ -67,6 +67,11 @@ export async function scopeMapOf(facts: readonly ScopeFacts[]): Promise<ScopeMap
   return map;
 }
 
+/** The manager's scope map built from these scopes' own facts, as the manager builds it from their `references` answers. */
+export function factsMapOf(scopes: ReadonlyMap<string, Pgc>): Promise<ScopeMap> {
+  return scopeMapOf([...scopes.values()].map((p) => p.facts()));
+}
+
 export interface TraceOptions {
   maxHops?: number;
   /** Give the search the entry round's candidates (what each scope could add); true unless said. */
@@ -108,7 +113,7 @@ export async function traceFrom(scopes: ReadonlyMap<string, Pgc>, facts: readonl
  * the lines re-hashed by `readFile` (none when absent).
  */
 export async function searchDepsOf(scopes: ReadonlyMap<string, Pgc>, options: { onExpand?: (scope: string, args: ExpandArgs) => void; readFile?: (path: string) => Promise<string | null> } = {}): Promise<SearchAnswerDeps> {
-  const map = await scopeMapOf([...scopes.values()].map((p) => p.facts()));
+  const map = await factsMapOf(scopes);
   return {
     managerId: "manager",
     scopes: [...scopes.keys()],

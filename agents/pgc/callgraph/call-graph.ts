@@ -88,8 +88,8 @@ export class CallGraph {
     }
     // A method's class's bases, which a scope calling the method through an object of a base class cannot know.
     for (const node of this.nodes) {
-      const own = node.kind === "method" ? node.container?.split(/::|\./).at(-1) : undefined;
-      const bases = own ? [...this.hierarchy.superclassesOf(own)].filter((base) => base !== own).slice(0, MAX_CLASS_BASES) : [];
+      const own = node.kind === "method" && node.container ? lastName(node.container) : undefined;
+      const bases = own ? [...this.hierarchy.superclassesOf(own)].slice(0, MAX_CLASS_BASES) : [];
       if (bases.length > 0) node.class_bases = bases;
     }
     this.bound = new FieldBindings(data.bindings ?? [], (name) => this.named(name), () => this.nodes.filter((n) => n.kind === "method"));

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import { placeOf } from "../../../agents/pgc/callgraph/line-citer.js";
-import { climbOver, scopeMapOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+import { climbOver, factsMapOf, sourceLines, withScopes } from "../../helpers/scopes.js";
 
 const SOURCES = {
   conn: {
@@ -58,8 +58,7 @@ describe("a method called through an object of a base class another scope define
   });
 
   it("is where a chain's climb from the method finds its caller in the scope calling the base's method", async () => {
-    const pgcs = scopes();
-    const climbed = await climbOver(pgcs, "server", "ProxyAdapter.headers_received", "When a message's headers have been read, how does the proxy adapter apply the X-Real-Ip header?", await scopeMapOf([...pgcs.values()].map((p) => p.facts())));
+    const climbed = await climbOver(scopes(), "server", "ProxyAdapter.headers_received", "When a message's headers have been read, how does the proxy adapter apply the X-Real-Ip header?", await factsMapOf(scopes()));
     expect(climbed.steps.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["conn:Connection.read_message", "server:ProxyAdapter.headers_received"]);
     expect(climbed.steps[1]?.call_site?.line).toBe(7);
   });

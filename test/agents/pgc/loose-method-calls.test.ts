@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Pgc } from "../../../agents/pgc/pgc.js";
 import { CallGraph } from "../../../agents/pgc/callgraph/call-graph.js";
 import { answerBySearch } from "../../../agents/manager/answer/answer-question.js";
-import { climbOver, scopeMapOf, searchDepsOf, sourceLines, withScopes } from "../../helpers/scopes.js";
+import { climbOver, factsMapOf, searchDepsOf, sourceLines, withScopes } from "../../helpers/scopes.js";
 import type { TraceOutcome } from "../../../agents/manager/search/trace-chain.js";
 
 const SOURCES = {
@@ -60,7 +60,7 @@ const SOURCES = {
 
 /** The climb from `symbol` in `scope`, with the manager's map built from the scopes' own facts, as the manager's is. */
 async function climbFrom(pgcs: ReadonlyMap<string, Pgc>, scope: string, symbol: string, text: string): Promise<TraceOutcome> {
-  return climbOver(pgcs, scope, symbol, text, await scopeMapOf([...pgcs.values()].map((p) => p.facts())));
+  return climbOver(pgcs, scope, symbol, text, await factsMapOf(pgcs));
 }
 
 describe("a method call through an object of unknown class", () => {
