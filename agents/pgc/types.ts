@@ -55,6 +55,11 @@ export interface CodeSymbol {
    */
   also_named?: string;
   /**
+   * TS/JS: a module-level value that is another definition under this name, as written (`internal.cors` of
+   * `export const cors: (…) => … = internal.cors`): its line calls that definition (parse/ts-extractor.ts).
+   */
+  alias_of?: string;
+  /**
    * Python: defined in the `except` clause of a `try` that imports the same name from this module (an
    * optional dependency's stand-in). Where that import resolves, calls of the name are the import's.
    */

@@ -30,12 +30,13 @@ const NODE_KINDS = new Set(["function", "method", "macro", "class"]);
 const C_FAMILY: ReadonlySet<string> = new Set(["c", "cpp"]);
 
 /**
- * A function, method, class or function-like macro; and a module-level value whose initializer spans
+ * A function, method, class or function-like macro; a module-level value whose initializer spans
  * several lines (`export const ZodString = core.$constructor("ZodString", (inst, def) => { … })`): the
- * calls in it are attributed to it, and in code built that way it is what a reader calls a class.
+ * calls in it are attributed to it, and in code built that way it is what a reader calls a class; and a
+ * value that is another definition under a new name (CodeSymbol.alias_of), which calls it.
  */
 function isNode(symbol: CodeSymbol): boolean {
-  if (symbol.kind === "variable") return symbol.line_end > symbol.line_start;
+  if (symbol.kind === "variable") return symbol.line_end > symbol.line_start || symbol.alias_of !== undefined;
   return NODE_KINDS.has(symbol.kind) && !(symbol.kind === "macro" && symbol.params === undefined);
 }
 

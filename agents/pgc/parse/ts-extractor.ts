@@ -144,8 +144,24 @@ function onDeclarator(state: TsState, node: Node): void {
   // The first line of the declarator itself (`a = 1, b = 2` gives each its own), after the keywords.
   const keywords = state.ctx.content.slice(outer.startIndex, declaration.startIndex) + (declaration.firstChild?.text ?? "");
   const firstLine = node.text.split("\n", 1)[0] ?? "";
-  state.ctx.addSymbol(outer, { name, kind: "variable", signature: collapse(`${keywords} ${firstLine}`, VALUE_SIGNATURE_CHARS) });
+  // `export const cors: (…) => … = internal.cors`: the value is another definition under this name; a call of
+  // it runs that one, so the value's line is a call of it (the public module's name leads to its body).
+  const alias = isAlias(value, state) ? collapse(value.text, 120) : null;
+  state.ctx.addSymbol(outer, { name, kind: "variable", signature: collapse(`${keywords} ${firstLine}`, VALUE_SIGNATURE_CHARS), ...(alias ? { alias_of: alias } : {}) });
   state.ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
+  if (alias) state.pending.push({ node: value, callee: alias, plain: value.type === "identifier", caller: state.ctx.caller() });
+}
+
+/**
+ * An imported name, or a dotted path of names from one (`internal.cors`, `core.util.clone`): a value that is
+ * another module's definition. A name of the file may be data (`export const asap = asapScheduler`, an
+ * instance), so it is no alias.
+ */
+function isAlias(value: Node, state: TsState): boolean {
+  if (value.type === "identifier") return state.bindings.has(value.text);
+  if (value.type !== "member_expression" || value.childForFieldName("property")?.type !== "property_identifier") return false;
+  const object = value.childForFieldName("object");
+  return object !== null && isAlias(object, state);
 }
 
 /**

@@ -55,7 +55,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 50: a word split only where letters follow its digits (`i2c` of `i2c_transfer`, `l2cap`, `k8s`) is also a term whole (retrieval/tokenizer.ts). */
 /** 52: a Python `with X(…) as name:` gives `name` the class `X` for the calls through it (parse/receiver-class.ts). */
 /** 53: a choice's branches give a name their one constructed class (`session or Session()`, `o.client ?? new Client()`; parse/value-class.ts). */
-export const STORE_VERSION = 53;
+/** 54: a TS/JS module-level value that is another definition under a new name (`export const cors = internal.cors`) is a node calling it (CodeSymbol.alias_of). */
+export const STORE_VERSION = 54;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
