@@ -164,6 +164,11 @@ export interface CallSite {
    */
   dispatch?: { prefix: string; line: number };
   /**
+   * Python: `self.m(…)` where the caller's class assigns `self.m = …`: a call of the value the object holds
+   * (a callback, a function chosen at run time), a method only if the class's own family defines one.
+   */
+  held?: true;
+  /**
    * Python, TS/JS: the call is on an error path — part of a `raise` / `throw` statement (`raise
    * SMTPNotSupportedError(…)`, `throw new TRPCError({ … })`: it builds what is thrown) or in an `except` clause
    * or `catch` block of its function (it handles what was thrown). A path search follows it only for a

@@ -271,7 +271,7 @@ export class CallGraph {
         continue;
       }
       const receiverClass = call.receiver_class ?? oneReceiverClass(call.receiver_classes, index) ?? this.returnedClass(call.receiver_call, caller, index);
-      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file);
+      const resolved = passed ? resolveCallee(passed.name, caller, index, undefined, passed.file) : resolveCallee(name, caller, index, receiverClass, call.module_file, call.held === true);
       if (resolved.kind === "local") {
         const alias = passed?.alias ? { alias: passed.alias } : renamed;
         for (const to of resolved.nodes) if (to.id !== caller.id) addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });

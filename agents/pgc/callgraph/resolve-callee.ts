@@ -152,7 +152,7 @@ function holdsRun(within: readonly string[], words: readonly string[]): boolean 
   return false;
 }
 
-export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string, moduleFile?: string): ResolvedCallee {
+export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIndex, receiverClass?: string, moduleFile?: string, held = false): ResolvedCallee {
   const { receiver, name } = split(callee);
   if (!NAME.test(name)) return { kind: "none" };
   const defined = index.named(name);
@@ -204,6 +204,13 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     const derived = own ? (index.subclassesOf?.(own) ?? NONE) : NONE;
     const overrides = methods.filter((n) => derived.has(lastName(n.container) ?? ""));
     const sameClass = methods.filter((n) => n.container !== undefined && n.container === caller.container);
+    // A value the object holds (`self.convert = getattr(str, case)`, a callback it was given): the class's own
+    // family's method of that name if it has one, else nothing the graph can name — no other scope's method of
+    // the name, as the inherited case below would guess (Pygments' `self.convert(value)` was Markdown's `convert`).
+    if (held) {
+      const family = [...sameClass, ...overrides, ...methods.filter((n) => (own ? (index.superclassesOf?.(own) ?? NONE) : NONE).has(lastName(n.container) ?? ""))];
+      return family.length > 0 ? { kind: "local", nodes: family } : { kind: "none" };
+    }
     // The class's own method may have nothing to run (`raise NotImplementedError`): the subclass that
     // implements it may be another scope's, so the call is an exit as well.
     if (sameClass.length > 0) return { kind: "local", nodes: [...sameClass, ...overrides], ...(sameClass.every((n) => n.abstract) ? { exit: name } : {}) };

@@ -88,14 +88,14 @@ export async function linkScope(input: LinkScopeInput): Promise<ScopeExtraction>
   // field's value, not kept (most reads are).
   const methodNames = new Set(parsed.flatMap((file) => file.symbols.filter((symbol) => symbol.kind === "method").map((symbol) => symbol.name)));
   const calls = parsed.flatMap((file) =>
-    file.calls.filter((call) => (!call.local || call.dispatch) && (!call.read || methodNames.has(lastName(call.callee)))).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, error_path, read }): CallSite => {
+    file.calls.filter((call) => (!call.local || call.dispatch) && (!call.read || methodNames.has(lastName(call.callee)))).map(({ callee, caller, file_path, line, receiver_class, receiver_classes, receiver_call, imported_from, module_member, renamed, dispatch, held, error_path, read }): CallSite => {
       const module = module_member?.module ?? imported_from;
       const module_file = module === undefined ? undefined : moduleFiles.get(`${file_path}\0${module}`);
       // Through a standard or foreign module (`html.escape(…)`, `yaml.load(…)`), or a name imported from one
       // (`from textwrap import dedent`) that the file has no stand-in for.
       const through = module_member ? (module_member.imported ?? module_member.module) : standIns.has(`${file_path}\0${callee}`) ? undefined : imported_from;
       const standard = through !== undefined && beyondCodeBase(linked.outcomes.get(outcomeKey(file_path, through)));
-      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_classes ? { receiver_classes } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(error_path ? { error_path } : {}), ...(read ? { read } : {}) };
+      return { callee, caller, file_path, line, ...(receiver_class ? { receiver_class } : {}), ...(receiver_classes ? { receiver_classes } : {}), ...(receiver_call ? { receiver_call } : {}), ...(module_file ? { module_file } : {}), ...(standard ? { standard_module: true as const } : {}), ...(renamed ? { renamed } : {}), ...(dispatch ? { dispatch } : {}), ...(held ? { held } : {}), ...(error_path ? { error_path } : {}), ...(read ? { read } : {}) };
     }),
   );
   const docs = [...fileDocs, ...scopeDocs];

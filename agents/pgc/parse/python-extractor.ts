@@ -14,7 +14,7 @@ import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
 import { AssignmentMemo, dispatchOf } from "./python-dispatch.js";
 import { readFromImport, readImport } from "./python-imports.js";
-import { receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
+import { heldField, receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 
 const PYTHON_PATTERNS = [
@@ -34,7 +34,7 @@ const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
 interface PythonState {
   ctx: ExtractContext;
   bindings: ImportBindings;
-  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; body: Node | null }[];
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; held?: true; body: Node | null }[];
   receivers: ReceiverMemo;
   /** Per function, the names it binds to values (local-values.ts). */
   locals: LocalValueMemo;
@@ -168,7 +168,8 @@ function onCall(state: PythonState, node: Node): void {
   const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
   const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
   if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
-  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), body });
+  const held = !plain && heldField(fn, state.receivers);
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}), body });
 }
 
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
@@ -190,6 +191,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
     ...(dispatch ? { dispatch } : {}),
+    ...(call.held ? { held: true as const } : {}),
     ...(onErrorPath(call.node, "python") ? { error_path: true as const } : {}),
   });
   // A plain `eval` that was imported from somewhere is not the builtin.

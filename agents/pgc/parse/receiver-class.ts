@@ -131,6 +131,33 @@ function enclosingClass(node: Node, lang: ReceiverLanguage): Node | null {
   return null;
 }
 
+/** Where a class's held fields sit in the memo (its fields' classes sit at -1 - its start). */
+const HELD_FIELDS = -(2 ** 40);
+
+/**
+ * Python: whether `fn` (`self.convert` of `self.convert(value)`) names a value the object holds rather than
+ * a method: its class assigns `self.convert = …` somewhere (a callback it was given, a function chosen at
+ * run time: Pygments' `KeywordCaseFilter` sets `self.convert = getattr(str, case)`).
+ */
+export function heldField(fn: Node, memo: ReceiverMemo): boolean {
+  const field = ownField(fn, "python");
+  const cls = field === undefined ? null : enclosingClass(fn, "python");
+  if (!cls || field === undefined) return false;
+  let held = memo.get(HELD_FIELDS - cls.startIndex);
+  if (!held) memo.set(HELD_FIELDS - cls.startIndex, (held = heldFieldsIn(cls)));
+  return held.has(field);
+}
+
+function heldFieldsIn(cls: Node): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const assignment of cls.descendantsOfType("assignment")) {
+    const left = assignment?.childForFieldName("left");
+    const field = left ? ownField(left, "python") : undefined;
+    if (field !== undefined) out.set(field, "");
+  }
+  return out;
+}
+
 /** TS: a constructor parameter that is also a field (`constructor(private store: Store)`). */
 function isParameterProperty(param: Node): boolean {
   return param.children.some((c) => c?.type === "accessibility_modifier" || c?.type === "readonly" || c?.type === "override_modifier");

@@ -56,7 +56,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 52: a Python `with X(…) as name:` gives `name` the class `X` for the calls through it (parse/receiver-class.ts). */
 /** 53: a choice's branches give a name their one constructed class (`session or Session()`, `o.client ?? new Client()`; parse/value-class.ts). */
 /** 54: a TS/JS module-level value that is another definition under a new name (`export const cors = internal.cors`) is a node calling it (CodeSymbol.alias_of). */
-export const STORE_VERSION = 54;
+/** 55: a Python `self.m(…)` whose class assigns `self.m = …` calls the value the object holds (CallSite.held): no other scope's method `m`. */
+export const STORE_VERSION = 55;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
