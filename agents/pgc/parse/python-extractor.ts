@@ -168,7 +168,7 @@ function onCall(state: PythonState, node: Node): void {
   const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
   const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
   if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
-  const held = !plain && heldField(fn, state.receivers);
+  const held = !plain && heldField(fn, "python", state.receivers);
   state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}), body });
 }
 

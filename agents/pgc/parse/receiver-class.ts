@@ -135,25 +135,28 @@ function enclosingClass(node: Node, lang: ReceiverLanguage): Node | null {
 const HELD_FIELDS = -(2 ** 40);
 
 /**
- * Python: whether `fn` (`self.convert` of `self.convert(value)`) names a value the object holds rather than
- * a method: its class assigns `self.convert = …` somewhere (a callback it was given, a function chosen at
- * run time: Pygments' `KeywordCaseFilter` sets `self.convert = getattr(str, case)`).
+ * Whether `fn` (`self.convert` of `self.convert(value)`, `this.callback` of `this.callback(event)`) names a
+ * value the object holds rather than a method: its class assigns `self.convert = …` / `this.callback = …`
+ * somewhere (a callback it was given, a function chosen at run time: Pygments' `KeywordCaseFilter` sets
+ * `self.convert = getattr(str, case)`). A TS/JS function written there (`this.m = () => …`) is a method of
+ * the class (ts-member-functions.ts), not a held value.
  */
-export function heldField(fn: Node, memo: ReceiverMemo): boolean {
-  const field = ownField(fn, "python");
-  const cls = field === undefined ? null : enclosingClass(fn, "python");
+export function heldField(fn: Node, lang: ReceiverLanguage, memo: ReceiverMemo): boolean {
+  const field = ownField(fn, lang);
+  const cls = field === undefined ? null : enclosingClass(fn, lang);
   if (!cls || field === undefined) return false;
   let held = memo.get(HELD_FIELDS - cls.startIndex);
-  if (!held) memo.set(HELD_FIELDS - cls.startIndex, (held = heldFieldsIn(cls)));
+  if (!held) memo.set(HELD_FIELDS - cls.startIndex, (held = heldFieldsIn(cls, lang)));
   return held.has(field);
 }
 
-function heldFieldsIn(cls: Node): ReadonlyMap<string, string> {
+function heldFieldsIn(cls: Node, lang: ReceiverLanguage): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
-  for (const assignment of cls.descendantsOfType("assignment")) {
+  for (const assignment of cls.descendantsOfType(lang === "python" ? "assignment" : "assignment_expression")) {
     const left = assignment?.childForFieldName("left");
-    const field = left ? ownField(left, "python") : undefined;
-    if (field !== undefined) out.set(field, "");
+    const field = left ? ownField(left, lang) : undefined;
+    const right = assignment?.childForFieldName("right");
+    if (field !== undefined && !(lang === "ts" && right && FUNCTION_TYPES.ts.has(right.type))) out.set(field, "");
   }
   return out;
 }

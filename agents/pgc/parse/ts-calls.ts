@@ -6,7 +6,7 @@ import { JS_ASSERTION_NAMES } from "./assertion-names.js";
 import { candidateNames, moduleMember, renamedImport } from "./import-bindings.js";
 import { isLocalValue } from "./local-values.js";
 import { calleeLine, collapse, endLine, onErrorPath, startLine } from "./node-text.js";
-import { receiverClass, receiverFields } from "./receiver-class.js";
+import { heldField, receiverClass, receiverFields } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 import type { PendingCall, TsState } from "./ts-definitions.js";
 import { readRequireCall } from "./ts-imports.js";
@@ -20,7 +20,8 @@ export function onCall(state: TsState, node: Node): void {
   const plain = fn.type === "identifier";
   const callee = plain ? fn.text : collapse(fn.text, 120);
   const receiver = plain ? undefined : receiverClass(fn, "ts", state.receivers);
-  state.pending.push({ node, callee, plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}) });
+  const held = !plain && node.type === "call_expression" && heldField(fn, "ts", state.receivers);
+  state.pending.push({ node, callee, plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}) });
 }
 
 /**
@@ -76,6 +77,7 @@ export function resolveCall(state: TsState, call: PendingCall): void {
     ...receiverFields(call.receiver),
     ...(onErrorPath(call.node, "ts") ? { error_path: true as const } : {}),
     ...(call.read ? { read: true as const } : {}),
+    ...(call.held ? { held: true as const } : {}),
   });
   // A read is no call: it has no assertion or risky sink of its own.
   if (call.read) return;

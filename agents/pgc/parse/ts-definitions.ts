@@ -19,6 +19,8 @@ export interface PendingCall {
   receiver?: string;
   /** A property read, a call only of a getter (CallSite.read). */
   read?: true;
+  /** `this.m(…)` where the class assigns `this.m = …` (CallSite.held). */
+  held?: true;
 }
 
 export interface TsState {

@@ -57,7 +57,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 53: a choice's branches give a name their one constructed class (`session or Session()`, `o.client ?? new Client()`; parse/value-class.ts). */
 /** 54: a TS/JS module-level value that is another definition under a new name (`export const cors = internal.cors`) is a node calling it (CodeSymbol.alias_of). */
 /** 55: a Python `self.m(…)` whose class assigns `self.m = …` calls the value the object holds (CallSite.held): no other scope's method `m`. */
-export const STORE_VERSION = 55;
+/** 56: so does a TS/JS `this.m(…)` whose class assigns `this.m = …` a value that is not a function written there. */
+export const STORE_VERSION = 56;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -47,6 +47,23 @@ const SOURCES = {
       "    def sock_connect(self, sock):",
       "        return sock",
     ),
+    "markdown/handler.ts": sourceLines("export class Handler {", "  callback(event: unknown): unknown {", "    return event;", "  }", "}"),
+  },
+  events: {
+    "events/emitter.ts": sourceLines(
+      "export class Emitter {",
+      "  constructor(options: { callback: (event: unknown) => unknown }) {",
+      "    this.callback = options.callback;",
+      "    this.onDone = () => null;",
+      "  }",
+      "  fire(event: unknown): unknown {",
+      "    return this.callback(event);",
+      "  }",
+      "  finish(): unknown {",
+      "    return this.onDone();",
+      "  }",
+      "}",
+    ),
   },
 };
 
@@ -60,6 +77,11 @@ describe("a call through a value the object holds", () => {
 
   it("is the class's own method of that name when it has one", () => {
     expect(callsFrom(graphOf("filters"), "Listener.fire")).toEqual({ local: ["Listener.on_event:19"], exits: [] });
+  });
+
+  it("is so in TS/JS too, where a function written into the field is a method of the class", () => {
+    expect(callsFrom(graphOf("events"), "Emitter.fire")).toEqual({ local: [], exits: [] });
+    expect(callsFrom(graphOf("events"), "Emitter.finish").local).toEqual(["Emitter.onDone:10"]);
   });
 
   it("leaves an inherited method the class does not assign as before: another scope's subclass may define it", () => {
