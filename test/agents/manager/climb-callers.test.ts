@@ -117,7 +117,7 @@ describe("climbCallers by a step's worth", () => {
   const scopes = withScopes("mesh-climb-worth-", SOURCES);
 
   it("goes back to the caller that bears less on the question but names what the chain has not covered", async () => {
-    const question = parseQuestion("How is a received packet queued?");
+    const question = parseQuestion("How is a received packet put on the queue?");
     const { climbed, first } = await climbIn(scopes().get("net") as Pgc, question.text, "queue_packet");
 
     expect(climbed.steps.map((s) => s.symbol)).toEqual(["on_frame", "queue_packet"]);
