@@ -43,7 +43,7 @@ export const MAX_CLIMB = 6;
  * their chains begin; 0.8 75.7 / 66.1 / 46.1, chains cut short of their beginnings. With a path's worth
  * and the share of callers found elsewhere (2026-11-26, sixth stop; 115 questions): 0.7 80.0 / 76.5 / 56.8,
  * 0.6 80.0 / 76.5 / 57.4 (three chains reach further back, none lost), 0.5 78.3 / 76.5 / 57.4 (two starts
- * lost), 0.8 81.7 / 76.5 / 56.6. On 439 (2026-11-29): 0.6 68.3 / 72.2 / 50.6, 0.5 68.8 / 72.2 / 51.1 (4 starts gained, 2 lost, 10 chains reach further back, none shorter), 0.7 68.6 / 71.5 / 49.8.
+ * lost), 0.8 81.7 / 76.5 / 56.6. On 439 (2026-11-29): 0.6 68.3 / 72.2 / 50.6, 0.5 68.8 / 72.2 / 51.1 (4 starts gained, 2 lost, 9 chains cite more of their gold path, none less), 0.7 68.6 / 71.5 / 49.8.
  */
 export const CLIMB_SHARE = 0.5;
 
