@@ -207,8 +207,10 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     // A value the object holds (`self.convert = getattr(str, case)`, a callback it was given): the class's own
     // family's method of that name if it has one, else nothing the graph can name — no other scope's method of
     // the name, as the inherited case below would guess (Pygments' `self.convert(value)` was Markdown's `convert`).
+    const bases = own ? (index.superclassesOf?.(own) ?? NONE) : NONE;
+    const fromBases = methods.filter((n) => bases.has(lastName(n.container) ?? ""));
     if (held) {
-      const family = [...sameClass, ...overrides, ...methods.filter((n) => (own ? (index.superclassesOf?.(own) ?? NONE) : NONE).has(lastName(n.container) ?? ""))];
+      const family = [...sameClass, ...overrides, ...fromBases];
       return family.length > 0 ? { kind: "local", nodes: family } : { kind: "none" };
     }
     // The class's own method may have nothing to run (`raise NotImplementedError`): the subclass that
@@ -216,8 +218,6 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     if (sameClass.length > 0) return { kind: "local", nodes: [...sameClass, ...overrides], ...(sameClass.every((n) => n.abstract) ? { exit: name } : {}) };
     // Inherited: the class does not define `m`, so another scope's subclass may (an abstract base's
     // `self.sock_connect()` runs a selector loop's): the call is an exit as well.
-    const bases = own ? (index.superclassesOf?.(own) ?? NONE) : NONE;
-    const fromBases = methods.filter((n) => bases.has(lastName(n.container) ?? ""));
     const sameFile = methods.filter((n) => n.file_path === caller.file_path && !overrides.includes(n));
     const inherited = fromBases.length > 0 ? fromBases : sameFile.length > 0 ? sameFile : methods.length <= MAX_MEMBER_TARGETS ? methods.filter((n) => !overrides.includes(n)) : [];
     const nodes = [...inherited, ...overrides];
