@@ -21,6 +21,16 @@ const NOT_A_CALLER = new Set(["do", "does", "did", "is", "are", "was", "were", "
 const MAX_CALLER_WORDS = 6;
 
 /**
+ * A determiner right after the one noun that "which" or "what" goes with begins a relative clause with a
+ * subject of its own: "… which BARs the device uses" asks what the device uses, not which BARs use
+ * something ("which parts of the USB core call …", "which functions in this code base call …" go on with
+ * a preposition).
+ */
+const CLAUSE_SUBJECT = /^(?:the|a|an|its|their|this|that|these|those|my|our|your)$/i;
+/** "Which of the key-exchange implementations call …": the determiner is the preposition's. */
+const PREPOSITION = /^(?:of|in|on|from|for|with|at|by|to|into|among)$/i;
+
+/**
  * Right after "which" or "what", these are nouns the determiner goes with ("which call finally performs the
  * DNS lookup", "what use is …"), not the verb of "who calls X": a verb there agrees with "which" or "what"
  * as its subject ("What calls tcp_sendmsg?", "which uses …").
@@ -46,6 +56,7 @@ function asksForCallers(text: string): boolean {
       if (k === i + 1 && /^(?:which|what)$/i.test(word) && CALL_NOUN.test(next)) break;
       if (k <= i + 1 + MAX_CALLER_WORDS && CALLING.test(next)) return true;
       if (NOT_A_CALLER.has(next.toLowerCase())) break;
+      if (k === i + 2 && CLAUSE_SUBJECT.test(next) && !PREPOSITION.test(words[i + 1] ?? "")) break;
       if (next.toLowerCase() === "by" && BY_CALLING.test(words[k + 1] ?? "")) return true;
     }
   }

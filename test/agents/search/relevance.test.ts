@@ -231,6 +231,10 @@ describe("parseQuestion", () => {
     expect(parseQuestion("What does do_exit call?").intent).toBe("how");
     expect(parseQuestion("What do the drivers call to free a buffer?").intent).toBe("how");
     expect(parseQuestion("What happens when I call queryOnce, and how does it wait?").intent).toBe("how");
+    // A relative clause with a subject of its own: the device uses the BARs (tried on Linux's PCI core: the
+    // question had been answered with the callers of pci_enable_device).
+    expect(parseQuestion("When a driver calls pci_enable_device in its probe, how does the PCI core work out which BARs the device uses?").intent).toBe("how");
+    expect(parseQuestion("Which of the key-exchange implementations call into the transport?").intent).toBe("callers");
     // "Which call" is a noun phrase: the question asks for a path whose last call does something.
     const which = parseQuestion("How is the host name resolved, and which call finally performs the DNS lookup?");
     expect([which.intent, which.names]).toEqual(["how", []]);
