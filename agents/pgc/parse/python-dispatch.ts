@@ -64,6 +64,18 @@ export function dispatchOf(fn: Node, body: Node | null, memo: AssignmentMemo): D
 
 const EMPTY: Assignments = new Map();
 
+/**
+ * A local name last assigned an attribute of an object before the call (`meth =
+ * statement._execute_on_connection` … `meth(self, …)`; `write = self.stream.write` … `write(data)`): the
+ * call runs that attribute, a method taken from its object. The attribute (the assignment's right side),
+ * or null. A name assigned a call's result, a literal or several things is no such method.
+ */
+export function boundMethodOf(fn: Node, body: Node | null, memo: AssignmentMemo): Node | null {
+  if (fn.type !== "identifier" || !body) return null;
+  const value = lastBefore(memo.of(body), fn.text, fn.startIndex);
+  return value?.type === "attribute" ? value : null;
+}
+
 function getattrDispatch(call: Node, assigned: Assignments): Dispatch | null {
   if (call.childForFieldName("function")?.text !== "getattr") return null;
   const args = (call.childForFieldName("arguments")?.namedChildren ?? []).filter((a): a is Node => a !== null);

@@ -12,7 +12,7 @@ import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, sta
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
-import { AssignmentMemo, dispatchOf } from "./python-dispatch.js";
+import { AssignmentMemo, boundMethodOf, dispatchOf } from "./python-dispatch.js";
 import { readFromImport, readImport } from "./python-imports.js";
 import { heldField, receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
@@ -34,7 +34,7 @@ const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
 interface PythonState {
   ctx: ExtractContext;
   bindings: ImportBindings;
-  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; held?: true; body: Node | null }[];
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; held?: true; body: Node | null; at?: number }[];
   receivers: ReceiverMemo;
   /** Per function, the names it binds to values (local-values.ts). */
   locals: LocalValueMemo;
@@ -162,14 +162,18 @@ function onClass(state: PythonState, node: Node): void {
 }
 
 function onCall(state: PythonState, node: Node): void {
-  const fn = node.childForFieldName("function");
-  if (!fn) return;
+  const called = node.childForFieldName("function");
+  if (!called) return;
+  // `meth = statement._execute_on_connection` … `meth(…)`: a call of that method, cited where the code names
+  // it (the assignment's line), as a dispatch is at its prefix's literal.
+  const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
+  const bound = boundMethodOf(called, body, state.assignments);
+  const fn = bound ?? called;
   const plain = fn.type === "identifier";
   const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
-  const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
   if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
   const held = !plain && heldField(fn, "python", state.receivers);
-  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}), body });
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}), body, ...(bound ? { at: startLine(bound) } : {}) });
 }
 
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
@@ -183,7 +187,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     callee: call.callee,
     caller: call.caller,
     file_path: ctx.path,
-    line: calleeLine(call.node),
+    line: call.at ?? calleeLine(call.node),
     plain: call.plain,
     local: call.plain && isLocalValue(call.node, call.callee, "python", state.locals),
     ...(binding ? { imported_from: binding.module } : {}),

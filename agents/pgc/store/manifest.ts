@@ -58,7 +58,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 54: a TS/JS module-level value that is another definition under a new name (`export const cors = internal.cors`) is a node calling it (CodeSymbol.alias_of). */
 /** 55: a Python `self.m(…)` whose class assigns `self.m = …` calls the value the object holds (CallSite.held): no other scope's method `m`. */
 /** 56: so does a TS/JS `this.m(…)` whose class assigns `this.m = …` a value that is not a function written there. */
-export const STORE_VERSION = 56;
+/** 57: a Python call of a local name last assigned an attribute (`meth = statement._execute_on_connection` … `meth(…)`) is a call of that method, at the assignment's line (parse/python-dispatch.ts). */
+export const STORE_VERSION = 57;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
