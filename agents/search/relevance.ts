@@ -48,6 +48,8 @@ export type FieldTerms = Partial<Record<Field, ReadonlySet<string>>> & {
   readonly cased?: ReadonlySet<string>;
   /** A long function's compound identifiers past its indexed body, lower-cased as a question's names are (`ui_dev_create`). */
   readonly uses?: ReadonlySet<string>;
+  /** A function defined inside another function's body (nesting.ts): no qualified name (`engine.connect`) names it. */
+  readonly nested?: true;
 };
 
 export { MIN_INNER_TERM, MIN_PREFIX_TERM, MIN_SPELLING_AFFIX, PARTIAL_MATCH, matchWord, wordMatch } from "./word-match.js";
@@ -68,6 +70,8 @@ export interface TermMatch {
  * `update` of some other class). Nothing else matches it.
  */
 function qualifiedMatch(question: { readonly names?: readonly string[] }, term: QuestionTerm, fields: FieldTerms): TermMatch | null {
+  // A closure is no attribute of anything: `engine.connect` is not the `connect` create_engine defines inside itself.
+  if (fields.nested) return null;
   const dot = term.term.lastIndexOf(".");
   const name = term.term.slice(dot + 1);
   if (!fields.symbol?.has(name) || spelledOtherwise(question, name, fields.cased)) return null;

@@ -10,7 +10,8 @@ import type { GraphNode, LocalEdge } from "./graph-types.js";
  * it. So is a method the outer one defines: of an object literal it returns (`coreModule = () => ({ init(…) {
  * … } })`: `coreModule.init`) or binds to a variable, or a function it assigns to a member
  * (`column.toggleSorting = (…) => …`). A nested function (not a method: that can be called through its
- * object) is marked `nested`: no other module can name it. `byFile` lists each file's node ids.
+ * object) is marked `nested`: no other module can name it, nor a qualified name a question writes
+ * (`engine.connect` is not create_engine's inner `connect`). `byFile` lists each file's node ids.
  */
 export function nestings(nodes: readonly GraphNode[], byFile: ReadonlyMap<string, readonly number[]>): { parent: GraphNode; node: GraphNode }[] {
   const out: { parent: GraphNode; node: GraphNode }[] = [];
@@ -25,7 +26,10 @@ export function nestings(nodes: readonly GraphNode[], byFile: ReadonlyMap<string
       const parent = open.at(-1);
       const spansSame = parent !== undefined && parent.line_start === node.line_start && parent.line_end === node.line_end;
       const inFunction = parent !== undefined && !spansSame && (parent.kind === "function" || parent.kind === "method");
-      if (inFunction && node.kind === "function") node.nested = true;
+      if (inFunction && node.kind === "function") {
+        node.nested = true;
+        node.terms = { ...node.terms, nested: true };
+      }
       if (inFunction && (node.kind === "function" || node.kind === "method")) out.push({ parent, node });
       if (!spansSame) open.push(node);
     }

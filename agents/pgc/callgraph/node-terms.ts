@@ -5,7 +5,7 @@ import type { FieldTerms } from "../../search/relevance.js";
 import { tokenize } from "../retrieval/index.js";
 import type { CodeSymbol } from "../types.js";
 
-export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "bound" | "name" | "container" | "file" | "dir" | "doc" | "cased" | "uses">>;
+export type NodeFieldTerms = Required<Pick<FieldTerms, "symbol" | "bound" | "name" | "container" | "file" | "dir" | "doc" | "cased" | "uses">> & Pick<FieldTerms, "nested">;
 
 const NO_USES: ReadonlySet<string> = new Set();
 

@@ -960,6 +960,8 @@ describe("method calls in Python and TypeScript", () => {
     expect(edges("retrying")).toEqual(["wrapper at 8 (defines)"]);
     // A class's methods are its members, not definitions of an enclosing function; and a definition calls nothing.
     expect(edges("Generator.process")).toEqual([]);
+    // A nested function's terms say so: no qualified name a question writes names it (relevance.ts).
+    expect([node("mutate").terms.nested, node("createPaced").terms.nested]).toEqual([true, undefined]);
     expect(graph.callersOf("mutate")).toEqual([]);
     expect(graph.callersOf("apply").map((c) => c.node.qualified)).toEqual(["mutate"]);
     // On the wire, the edge's line is the one naming the function: past its decorators.

@@ -533,4 +533,16 @@ describe("a qualified name the question writes", () => {
     const matches = matchTerms({ ...question, terms: [term as (typeof question.terms)[number]] }, { symbol: words("delay"), container: words("task"), file: words("task"), dir: words("celeri", "app") });
     expect(matches).toEqual([{ term: "my_task.delay", field: "symbol", matched: "delay", strength: FIELD_STRENGTH.symbol }]);
   });
+
+  it("names no function defined inside another one's body (a closure is no attribute of anything)", () => {
+    // Tried on SQLAlchemy's Core: "engine.connect()" had started at the `connect` create_engine defines
+    // inside itself, whose directory is engine/, instead of `Engine.connect`.
+    const question = parseQuestion("When engine.connect() takes a connection out of the pool, where is it pinged?");
+    const term = question.terms.find((t) => t.term === "engine.connect");
+    expect(term).toBeDefined();
+    const only = { ...question, terms: [term as (typeof question.terms)[number]] };
+    const fields = { symbol: words("connect"), file: words("creat"), dir: words("sqlalchemi", "engin") };
+    expect(matchTerms(only, fields)).toEqual([{ term: "engine.connect", field: "symbol", matched: "connect", strength: FIELD_STRENGTH.symbol }]);
+    expect(matchTerms(only, { ...fields, nested: true })).toEqual([]);
+  });
 });
