@@ -1,7 +1,8 @@
 // Where the question says its path ends: an exit whose chain reaches it is followed even when a path staying
 // in the scope picks up more of the question's other words ("… end up with a development server bound to a
 // port?": `flask run` stays in flask's banner code by its words, and reaches the port only in werkzeug's
-// `run_simple`). Python parsed for real, each scope's own search.
+// `run_simple`), as long as it covers more once the destination's terms count twice. Python parsed for
+// real, each scope's own search.
 import { describe, expect, it } from "vitest";
 import { traceFrom, withScopes } from "../../helpers/scopes.js";
 import { parseQuestion } from "../../../agents/search/question.js";
@@ -24,7 +25,7 @@ const SOURCES: Record<string, Record<string, string>> = {
       "    return describe_app(app)",
       "",
       "def describe_app(app):",
-      '    """Describes what the typed command serves: the app, in development mode, with its debugger."""',
+      '    """Describes what the typed command serves, and what it is bound to: the app and its debugger."""',
       "    return app",
       "",
     ].join("\n"),
@@ -33,10 +34,10 @@ const SOURCES: Record<string, Record<string, string>> = {
     "server/serve.py": [
       "def run_simple(host, port, app):",
       '    """Starts a server."""',
-      "    return make_server(host, port, app)",
+      "    return bind_port(host, port, app)",
       "",
-      "def make_server(host, port, app):",
-      '    """Makes a server listening on the port."""',
+      "def bind_port(host, port, app):",
+      '    """Binds it."""',
       "    return (host, port, app)",
       "",
     ].join("\n"),
@@ -45,7 +46,7 @@ const SOURCES: Record<string, Record<string, string>> = {
 
 const FACTS: ScopeFacts[] = [
   { scope: "cli", paths: ["cli/"], symbols: ["run_command", "show_banner", "describe_app"], references: [] },
-  { scope: "server", paths: ["server/"], symbols: ["run_simple", "make_server"], references: [] },
+  { scope: "server", paths: ["server/"], symbols: ["run_simple", "bind_port"], references: [] },
 ];
 
 const scopes = withScopes("mesh-destination-", SOURCES);
@@ -63,8 +64,18 @@ describe("the exit towards where the question says its path ends", () => {
     expect([...destinationTerms(parseQuestion(question))]).toEqual(["port"]);
     const traced = await trace(question);
 
-    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["cli:run_command", "server:run_simple", "server:make_server"]);
-    expect(traced.decisions.find((d) => d.at === "exit")?.detail).toMatch(/^left cli by run_simple \(cli\/run\.py:6\) into server: .*, and leads nearer where the question says its path ends than staying does \(which covers ([\d.]+) of the question, it ([\d.]+)\)$/);
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["cli:run_command", "server:run_simple", "server:bind_port"]);
+    expect(traced.decisions.find((d) => d.at === "exit")?.detail).toMatch(/^left cli by run_simple \(cli\/run\.py:6\) into server: .*, and covers more than staying does once where the question says its path ends counts twice \(staying covers ([\d.]+) of the question, it ([\d.]+)\)$/);
+  });
+
+  it("is not followed when the path staying covers more than the destination adds, counted twice", async () => {
+    // The banner's path covers the banner, the app and its debugger; the server's path only the port.
+    const asked = "When the run command is typed by the user, how does it show the banner that describes the app and its debugger, bound to a port?";
+    expect([...destinationTerms(parseQuestion(asked))]).toEqual(["port"]);
+    const traced = await trace(asked);
+
+    expect(traced.steps.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["cli:run_command", "cli:show_banner", "cli:describe_app"]);
+    expect(traced.decisions.find((d) => d.at === "end")?.detail).toMatch(/^the best path in cli covers more of the question/);
   });
 
   it("is not preferred when the question names no destination", async () => {
