@@ -6,8 +6,12 @@ export type QuestionIntent = "how" | "callers";
 /** "Callers of X", "X is called by", "where is X called". */
 const CALLERS_PHRASE = /\bcallers?\s+of\b|\bcalled\s+(by|from)\b|\bwhere\s+is\b.*\bcalled\b/i;
 
-/** The verbs of "who calls X", "which drivers call X", "what code uses X". */
-const CALLING = /^(?:calls?|uses?|invokes?)$/i;
+/**
+ * The verbs of "who calls X", "which drivers call X", "what code uses X", and of taking a lock, which is
+ * calling the function that takes it ("Which functions take device_pm_lock, the mutex …?", "what acquires
+ * X").
+ */
+const CALLING = /^(?:calls?|uses?|invokes?|takes?|acquires?|grabs?)$/i;
 /**
  * Words that, between "who / what / which" and the verb, make it another question: an auxiliary ("What
  * does do_exit call?" asks for its callees), a pronoun or a clause ("What happens when I call queryOnce").
@@ -67,7 +71,7 @@ function asksForCallers(text: string): boolean {
  * The thing a "who calls" question is about: the word after "calls" / "by calling" / "callers of", or
  * before "is called by". It is a code name whatever its shape ("Who calls clone?"), since only code is called.
  */
-const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|(?<=\bby\s+)(?:calling|invoking)|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
+const CALLED_NAME = [/\b(?:calls?|uses?|invokes?|takes?|acquires?|grabs?|(?<=\bby\s+)(?:calling|invoking)|callers?\s+of)\s+`?([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)/i, /\b([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s+(?:is|gets)\s+called\b/i];
 
 /** Words that begin a description, not a name: "Who calls the function that …", "Who calls my handler?". */
 const DETERMINERS: ReadonlySet<string> = new Set(["the", "a", "an", "this", "that", "these", "those", "its", "their", "my", "our", "your", "into", "back", "out", "through"]);

@@ -239,6 +239,13 @@ describe("parseQuestion", () => {
     const which = parseQuestion("How is the host name resolved, and which call finally performs the DNS lookup?");
     expect([which.intent, which.names]).toEqual(["how", []]);
     expect(parseQuestion("What calls tcp_sendmsg?").intent).toBe("callers");
+    // Taking a lock is calling the function that takes it (tried on Linux's driver core: the question had
+    // been traced forward from the lock function).
+    const lock = parseQuestion("Which functions take device_pm_lock, the mutex that protects the PM core's list of devices?");
+    expect([lock.intent, lock.names[0]]).toEqual(["callers", "device_pm_lock"]);
+    expect(parseQuestion("What acquires rtnl_lock?").intent).toBe("callers");
+    expect(parseQuestion("Which path does a packet take through the bridge?").intent).toBe("how");
+    expect(parseQuestion("Which route the packet takes depends on what?").intent).toBe("how");
     // "… by calling X", the means, however long the callers' description (tried on TanStack Query's core:
     // it had been traced forward from scheduleGc); not when the "what" is no subject, nor in a "how".
     const means = parseQuestion("Which code starts or restarts the garbage-collection countdown of a query or mutation by calling scheduleGc?");
