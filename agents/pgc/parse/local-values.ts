@@ -14,12 +14,25 @@ const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "funct
 /** True when `name`, called plainly at `call`, is a parameter or variable of a function around the call. */
 export function isLocalValue(call: Node, name: string, lang: ReceiverLanguage, memo: LocalValueMemo): boolean {
   for (let at = call.parent; at; at = at.parent) {
+    if (COMPREHENSIONS.has(at.type) && comprehensionBinds(at, name)) return true;
     if (!FUNCTION_TYPES[lang].has(at.type) && at.type !== "lambda") continue;
     let names = memo.get(at.startIndex);
     if (!names) memo.set(at.startIndex, (names = valueNamesOf(at, lang)));
     if (names.has(name)) return true;
   }
   return false;
+}
+
+/** Python's comprehensions: their loops bind names inside them only (`[receiver(…) for receiver in receivers]`). */
+const COMPREHENSIONS = new Set(["list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]);
+
+function comprehensionBinds(comprehension: Node, name: string): boolean {
+  const names = new Set<string>();
+  for (const clause of comprehension.namedChildren) {
+    const target = clause?.type === "for_in_clause" ? clause.childForFieldName("left") : null;
+    if (target) addTarget(names, target);
+  }
+  return names.has(name);
 }
 
 function valueNamesOf(fn: Node, lang: ReceiverLanguage): Set<string> {
@@ -43,9 +56,20 @@ function collect(node: Node, lang: ReceiverLanguage, names: Set<string>): void {
   for (const child of node.namedChildren) {
     if (!child || FUNCTION_TYPES[lang].has(child.type) || child.type === "lambda" || child.type === "class_definition" || child.type === "class_declaration") continue;
     const [target, value] = bindingOf(child);
-    if (target?.type === "identifier" && !(value && FUNCTION_VALUES.has(value.type))) names.add(target.text);
+    if (target && !(value && FUNCTION_VALUES.has(value.type))) addTarget(names, target);
     collect(child, lang, names);
   }
+}
+
+/**
+ * The names a target binds: a name, or each name of an unpacking (`for sender, receiver in pairs`, `a, b =
+ * …`, `const [a, b] = …`, `const { a, b } = …`).
+ */
+const UNPACKING = new Set(["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "array_pattern", "object_pattern"]);
+
+function addTarget(names: Set<string>, target: Node): void {
+  if (target.type === "identifier" || target.type === "shorthand_property_identifier_pattern") names.add(target.text);
+  else if (UNPACKING.has(target.type)) for (const part of target.namedChildren) if (part) addTarget(names, part);
 }
 
 /** What a declaration, assignment or loop binds, and the value it binds it to (none for a loop). */

@@ -59,7 +59,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 55: a Python `self.m(…)` whose class assigns `self.m = …` calls the value the object holds (CallSite.held): no other scope's method `m`. */
 /** 56: so does a TS/JS `this.m(…)` whose class assigns `this.m = …` a value that is not a function written there. */
 /** 57: a Python call of a local name last assigned an attribute (`meth = statement._execute_on_connection` … `meth(…)`) is a call of that method, at the assignment's line (parse/python-dispatch.ts). */
-export const STORE_VERSION = 57;
+/** 58: a name a comprehension's loop or an unpacking binds (`[receiver(…) for receiver in …]`, `for sender, receiver in …`) is a local value, whose call is no call of a function of that name (parse/local-values.ts). */
+export const STORE_VERSION = 58;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

@@ -84,6 +84,37 @@ describe("plain calls of a function's own parameters and variables", () => {
     expect(parsed.calls.filter((c) => c.callee === "callback").map((c) => c.local)).toEqual([true, true]);
     expect(parsed.calls.filter((c) => ["finish", "inner", "report", "make_notifier"].includes(c.callee)).every((c) => !c.local)).toBe(true);
   });
+
+  it("are local when a comprehension's loop or an unpacking binds them", async () => {
+    // Django's `Signal.send`: `[(receiver, receiver(signal=self, …)) for receiver in self._live_receivers(sender)]`
+    // calls each connected receiver, not the module's `receiver` decorator beside it.
+    const source = [
+      "def receiver(signal):",
+      "    return signal",
+      "",
+      "def send(pairs, receivers, named):",
+      "    first = [receiver(named) for receiver in receivers]",
+      "    for sender, handler in pairs:",
+      "        handler(sender)",
+      "    check, finish = named",
+      "    check()",
+      "    return first, {key: value() for key, value in named.items()}, receiver(named)",
+      "",
+      "def handler(sender):",
+      "    return sender",
+      "",
+    ].join("\n");
+    const parsed = await parseFile({ path: "signal.py", content: source, language: "python" });
+    expect(locals(parsed.calls)).toEqual(["check", "handler", "receiver", "value"]);
+    // The call outside the comprehension is the module's function.
+    expect(parsed.calls.filter((c) => c.callee === "receiver").map((c) => c.local)).toEqual([true, false]);
+  });
+
+  it("are local in TS/JS when a destructuring binds them", async () => {
+    const source = ["export function run(pair, options) {", "  const [first, second] = pair;", "  const { onDone } = options;", "  second(first);", "  onDone();", "  return helper();", "}", "function second() {}", "function helper() {}", ""].join("\n");
+    const parsed = await parseFile({ path: "run.js", content: source, language: "javascript" });
+    expect(locals(parsed.calls)).toEqual(["onDone", "second"]);
+  });
 });
 
 const SCOPE: Record<string, string> = { "web/compose.js": COMPOSE, "web/app.js": APP, "web/run.py": PYTHON };
