@@ -46,16 +46,24 @@ export function callsMethodOf(graph: Pick<CallGraph, "subclassesOf" | "superclas
 /**
  * Whether a call of a method's name is shown to call another class's (`PIL.Image.open(…)` is no call of
  * `Table.open`): it resolved here to a function or to a method of an unrelated class, it leaves the scope
- * through an object of such a class, or its receiver is a capitalised name (a class or module) other
- * than `owner`. A call through an object of unknown class (`table.open()`) may be `owner`'s.
+ * through an object of such a class, its receiver is a capitalised name (a class or module) other than
+ * `owner`, or it has no receiver in Python or TS/JS (`bareIsFunction`; a "who calls" question writing the bare
+ * name may mean a function of that name as well). A call through an object of unknown class (`table.open()`)
+ * may be `owner`'s.
  */
-export function callsOtherThan(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, call: CallerOf, owner: string): boolean {
+export function callsOtherThan(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, call: CallerOf, owner: string, bareIsFunction = true): boolean {
   const family = familyOf(graph, owner);
   if (call.to) return !family.has(containerOf(call.to));
   if (call.receiver_class) return !family.has(call.receiver_class);
   const receiver = receiverOf(call.callee);
-  return receiver !== undefined && /^[A-Z]/.test(receiver) && !family.has(receiver);
+  // A bare call (`resolve(request.path)`) in Python or TS/JS calls a function, never a method, which only an
+  // object reaches (PGC.md, call rule 1); C++ and Java call their own class's methods bare.
+  if (receiver === undefined) return bareIsFunction && BARE_CALLS_NO_METHOD.test(call.node.file_path) && !call.field;
+  return /^[A-Z]/.test(receiver) && !family.has(receiver);
 }
+
+/** The files whose bare calls reach no method: Python, TypeScript and JavaScript. */
+const BARE_CALLS_NO_METHOD = /\.(?:py|pyi|[cm]?[jt]sx?)$/;
 
 /**
  * Whether a caller is the method's own variant in a class deriving from `owner`: an override extending its

@@ -171,7 +171,7 @@ export class ScopeSearch {
       .filter((c) => !at || !c.to || nests(c.to, at) || nests(at, c.to))
       .filter((c) => (args.from.field ? (c.field ?? fieldCalled({ callee: c.callee, file_path: c.node.file_path })) === name : !(c.node.name === name && c.callee === name)))
       .filter((c) => owner === undefined || callsMethodOf(this.graph, c, owner))
-      .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of))
+      .filter((c) => args.from.method_of === undefined || !callsOtherThan(this.graph, c, args.from.method_of, args.question.intent !== "callers"))
       // Asked by name for a method in a climb, a subclass's override extending it is no caller before it ("who calls" lists it).
       .filter((c) => args.from.method_of === undefined || args.question.intent === "callers" || !extendsMethod(this.graph, c.node, name, args.from.method_of))
       // A call on an error path is where a path begins only for a question about errors, as a path search

@@ -516,6 +516,18 @@ const SOURCES: Record<string, string> = {
     "    return _iterencode",
     "",
   ].join("\n"),
+  "web/seating.py": ["def seat(path):", "    return path", ""].join("\n"),
+  "nest/booking.py": [
+    "from web.seating import seat",
+    "",
+    "class Table:",
+    "    def seat(self):",
+    "        return 3",
+    "",
+    "def book(path):",
+    "    return seat(path)",
+    "",
+  ].join("\n"),
   "nest/retry.py": [
     "import functools",
     "",
@@ -995,6 +1007,16 @@ describe("method calls in Python and TypeScript", () => {
     // `Image.open(…)` names another class, `door.open()` goes through a Door; `thing.open()` may be a Table's.
     expect(await callers("Table")).toEqual(["show"]);
     expect(await callers("Door")).toEqual(["enter", "show"]);
+    // A bare `seat(path)`, imported, calls a function, never a method (Django's `resolve(request.path)`, imported from
+    // django.urls, had been climbed to as a caller of `URLPattern.resolve`).
+    const seat = async (methodOf?: string, question = "How is a seat found?") => {
+      const result = await pgc.search().expand({ question: parseQuestion(question), mode: "callers", from: { symbol: "seat", ...(methodOf ? { method_of: methodOf } : {}) }, covered: {} });
+      return result.leads.map((l) => result.steps[l.path[0]!]?.qualified);
+    };
+    expect(await seat()).toEqual(["book"]);
+    expect(await seat("Table")).toEqual([]);
+    // A "who calls" question writing the bare name may mean a function of that name as well.
+    expect(await seat("Table", "Who calls seat?")).toEqual(["book"]);
   });
 
   it("lists the callers of a name in a scope, for who-calls questions", async () => {
