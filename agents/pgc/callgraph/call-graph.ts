@@ -73,6 +73,7 @@ export class CallGraph {
         kind: symbol.kind,
         ...(symbol.container ? { container: symbol.container } : {}),
         ...(symbol.fallback_of !== undefined ? { fallback: true as const } : {}),
+        ...(symbol.config_stub ? { config_stub: true as const } : {}),
         ...(symbol.abstract ? { abstract: true as const } : {}),
         ...(symbol.address_taken ? { address_taken: true as const } : {}),
         file_path: symbol.file_path,

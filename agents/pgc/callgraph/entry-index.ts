@@ -30,8 +30,9 @@ export class EntryIndex {
     private readonly usedBy: UsedBy = () => [],
   ) {
     for (const node of graph.nodes) {
-      // The import it stands in for is the code that runs (`except ImportError: def SOCKSProxyManager(…)`).
-      if (node.fallback) continue;
+      // The import it stands in for is the code that runs (`except ImportError: def SOCKSProxyManager(…)`), as
+      // the definition elsewhere is for a C stand-in of a configuration option that is off.
+      if (node.fallback || node.config_stub) continue;
       for (const field of INDEXED_FIELDS) {
         for (const word of node.terms[field]) {
           let list = this.postings.get(word);
@@ -87,7 +88,7 @@ export class EntryIndex {
       const kth = best.length >= topK ? (best[topK - 1] as ScoredNode).score : -1;
       if (upper < kth - 1e-12) break;
       const node = this.graph.nodes[id] as GraphNode;
-      if (node.fallback) continue;
+      if (node.fallback || node.config_stub) continue;
       const used = uses.get(id);
       const matches = matchTerms(question, used ? { ...node.terms, body: used } : node.terms);
       if (matches.length === 0) continue;

@@ -19,6 +19,8 @@ export interface GraphNode {
   terms: NodeFieldTerms;
   /** A Python stand-in for a failed import (CodeSymbol.fallback_of): never where a question starts. */
   fallback?: true;
+  /** C: the stand-in of a build with a configuration option off (CodeSymbol.config_stub): called only where nothing else of the name is, never where a question starts. */
+  config_stub?: true;
   /** A method with nothing to run (CodeSymbol.abstract): a subclass, perhaps another scope's, implements it. */
   abstract?: true;
   /** A function defined in another function's body (a closure): its name is the enclosing function's alone. */

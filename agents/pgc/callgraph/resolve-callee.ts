@@ -185,7 +185,10 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
   if (receiver === null) {
     // Python and TS/JS reach a method only through an object (`self.m()`, `this.m()`): a plain `dict(x)` is
     // never `InstanceState.dict`. (C++ and Java call their own class's methods bare.)
-    const callable = NO_BARE_METHODS.test(caller.file_path) ? defined.filter((n) => !(n.kind === "method" && n.container !== undefined)) : defined;
+    const reached = NO_BARE_METHODS.test(caller.file_path) ? defined.filter((n) => !(n.kind === "method" && n.container !== undefined)) : defined;
+    // C: a stand-in for a configuration option that is off only where nothing else of the name is here.
+    const real = reached.filter((n) => !n.config_stub);
+    const callable = real.length > 0 ? real : reached;
     if (callable.length === 0) return { kind: "none" };
     return { kind: "local", nodes: throughConstructor(preferFile(callable, caller.file_path), index) };
   }

@@ -3,6 +3,7 @@ import type { Node } from "web-tree-sitter";
 import { isHeaderPath } from "../scan/detect-language.js";
 import type { SymbolKind } from "../types.js";
 import { C_ASSERTION_NAMES } from "./assertion-names.js";
+import { isConfigStub } from "./c-config-stub.js";
 import { parameterNames, parameterNodes, readDeclarator, returnType, splitQualified } from "./c-declarators.js";
 import { pattern, queryFor } from "./compile-query.js";
 import type { OpenDefinition } from "./definition-stack.js";
@@ -107,6 +108,7 @@ function onFunction(ctx: ExtractContext, node: Node): void {
     container: containerName(ctx, qualifier),
   });
   if (isHeaderPath(ctx.path)) symbol.in_header = true;
+  if (isConfigStub(outer, name)) symbol.config_stub = true;
   ctx.stack.push({ name, kind: "function", endIndex: node.endIndex, node });
 }
 

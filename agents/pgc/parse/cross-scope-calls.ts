@@ -18,10 +18,11 @@ export function crossScopeCalls(
   const defined = new Set<string>();
   // What a plain name can reach: the scope's definitions outside classes.
   const topLevel = new Set<string>();
-  // A stand-in defined for a failed import (`except ImportError: def x(…)`) does not hide the import.
+  // A stand-in defined for a failed import (`except ImportError: def x(…)`) does not hide the import, nor a
+  // C stand-in for a configuration option that is off (`#else` of `#ifdef CONFIG_PM`) the definition elsewhere.
   for (const file of parsed)
     for (const symbol of file.symbols)
-      if (symbol.fallback_of === undefined) {
+      if (symbol.fallback_of === undefined && !symbol.config_stub) {
         defined.add(symbol.name);
         if (symbol.container === undefined) topLevel.add(symbol.name);
       }

@@ -60,7 +60,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 56: so does a TS/JS `this.m(…)` whose class assigns `this.m = …` a value that is not a function written there. */
 /** 57: a Python call of a local name last assigned an attribute (`meth = statement._execute_on_connection` … `meth(…)`) is a call of that method, at the assignment's line (parse/python-dispatch.ts). */
 /** 58: a name a comprehension's loop or an unpacking binds (`[receiver(…) for receiver in …]`, `for sender, receiver in …`) is a local value, whose call is no call of a function of that name (parse/local-values.ts). */
-export const STORE_VERSION = 58;
+/** 59: a C function defined where a configuration option is off (`#else` of `#ifdef CONFIG_PM`) is a stand-in (`config_stub`): calls of its name go to the definition elsewhere (parse/c-config-stub.ts). */
+export const STORE_VERSION = 59;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
