@@ -7,7 +7,7 @@ import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, withBoundNames } from "./node-terms.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
-import { oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-callee.js";
+import { importedClassOf, oneReceiverClass, resolveCallee, type CalleeIndex } from "./resolve-callee.js";
 import { basesOf, ClassHierarchy, implementedBy } from "./class-bases.js";
 import { addExitEdge, addLocalEdge } from "./edge-lists.js";
 import { callsByTarget, classCallCounts, exitFanIn, exitKey, withUnknownMembers } from "./exit-counts.js";
@@ -248,7 +248,7 @@ export class CallGraph {
       const name = call.renamed?.name ?? call.callee;
       const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastName(name)}`);
       if (reference) {
-        addExitEdge(this.exits, caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module } : {}), line: call.line, via: "reference", ...renamed, ...raising });
+        addExitEdge(this.exits, caller.id, { target: reference.target, callee: call.callee, ...(reference.module ? { module: reference.module, ...importedClassOf(call.callee, call.file_path) } : {}), line: call.line, via: "reference", ...renamed, ...raising });
         continue;
       }
       // `html.escape(…)` after `import html`, `dedent(…)` after `from textwrap import dedent`: the standard

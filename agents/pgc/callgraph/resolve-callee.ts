@@ -83,6 +83,19 @@ const PYTHON_FILE = /\.pyi?$/;
 const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
 
 /**
+ * TS/JS: the class a call leaving the scope through an imported name is made on (`NoOutputGeneratedError` of
+ * `NoOutputGeneratedError.isInstance(error)` after `import { NoOutputGeneratedError } from "../error"`): a
+ * capitalised name is a class, whose own method the module's scope is asked for, not any of its classes' of
+ * that name. A capitalised namespace (`Effect.gen(…)`) names no class there, and the method is found by its
+ * module as before.
+ */
+export function importedClassOf(callee: string, file: string): { receiver_class?: string } {
+  const dot = callee.indexOf(".");
+  const head = callee.slice(0, dot);
+  return dot > 0 && dot === callee.lastIndexOf(".") && CAPITALISED.test(head) && NO_BARE_METHODS.test(file) && !PYTHON_FILE.test(file) ? { receiver_class: head } : {};
+}
+
+/**
  * A method the object's class does not define here: when the scope defines that class, the method comes
  * from a base the scope does not define (`class PipSession(requests.Session)` and `session.get(…)`), and the
  * exit names that base, so that the manager looks for it where the base is defined, or nowhere when no scope
