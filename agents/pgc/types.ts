@@ -40,8 +40,9 @@ export interface CodeSymbol {
   address_taken?: true;
   /**
    * C: defined where a configuration option is off (the `#else` of `#ifdef CONFIG_PM`, `#ifndef CONFIG_PM`),
-   * the other side of the condition naming it too: the stand-in of a build without it. It does not hide the name's definition elsewhere from a call, is
-   * called only where nothing else of the name is, and is never where a question starts (parse/c-config-stub.ts).
+   * the other side of the condition naming it too: the stand-in of a build without it. It does not hide the
+   * name's definition elsewhere from a call, is called only where nothing else of the name is, and is never
+   * where a question starts (parse/c-config-stub.ts).
    */
   config_stub?: true;
   /**

@@ -3,7 +3,7 @@
 // name, every call that may be it counts, and only those shown to be another class's do not.
 import { splitIdentifier } from "../retrieval/index.js";
 import type { CallGraph, CallerOf, GraphNode } from "./call-graph.js";
-import { MIN_RECEIVER_WORD } from "./resolve-callee.js";
+import { MIN_RECEIVER_WORD, NO_BARE_METHODS } from "./resolve-callee.js";
 
 /** The class and those it derives from or that derive from it, by their last names. */
 export function familyOf(graph: Pick<CallGraph, "subclassesOf" | "superclassesOf">, owner: string): Set<string> {
@@ -58,12 +58,9 @@ export function callsOtherThan(graph: Pick<CallGraph, "subclassesOf" | "supercla
   const receiver = receiverOf(call.callee);
   // A bare call (`resolve(request.path)`) in Python or TS/JS calls a function, never a method, which only an
   // object reaches (PGC.md, call rule 1); C++ and Java call their own class's methods bare.
-  if (receiver === undefined) return bareIsFunction && BARE_CALLS_NO_METHOD.test(call.node.file_path) && !call.field;
+  if (receiver === undefined) return bareIsFunction && NO_BARE_METHODS.test(call.node.file_path) && !call.field;
   return /^[A-Z]/.test(receiver) && !family.has(receiver);
 }
-
-/** The files whose bare calls reach no method: Python, TypeScript and JavaScript. */
-const BARE_CALLS_NO_METHOD = /\.(?:py|pyi|[cm]?[jt]sx?)$/;
 
 /**
  * Whether a caller is the method's own variant in a class deriving from `owner`: an override extending its

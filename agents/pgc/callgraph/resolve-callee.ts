@@ -80,7 +80,8 @@ const NAME = /^#?[A-Za-z_$][\w$]*$/;
 const CAPITALISED = /^[A-Z][\w$]*$/;
 const PYTHON_FILE = /\.pyi?$/;
 /** Languages whose methods are called only through an object. */
-const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
+export const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
+const JS_FILE = /\.[cm]?[jt]sx?$/;
 
 /**
  * TS/JS: the class a call leaving the scope through an imported name is made on (`NoOutputGeneratedError` of
@@ -92,7 +93,7 @@ const NO_BARE_METHODS = /\.(?:pyi?|[cm]?[jt]sx?)$/;
 export function importedClassOf(callee: string, file: string): { receiver_class?: string } {
   const dot = callee.indexOf(".");
   const head = callee.slice(0, dot);
-  return dot > 0 && dot === callee.lastIndexOf(".") && CAPITALISED.test(head) && NO_BARE_METHODS.test(file) && !PYTHON_FILE.test(file) ? { receiver_class: head } : {};
+  return dot > 0 && dot === callee.lastIndexOf(".") && CAPITALISED.test(head) && JS_FILE.test(file) ? { receiver_class: head } : {};
 }
 
 /**
