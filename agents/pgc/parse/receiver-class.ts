@@ -67,9 +67,22 @@ function classesIn(fn: Node, lang: ReceiverLanguage): Map<string, string> {
       } else if (param?.type === "identifier") noteLocal(out, param.text, undefined);
       else if (param?.type === "default_parameter") noteLocal(out, param.childForFieldName("name")?.text, undefined);
     }
+    // `sock = None` before `sock = socket(af, socktype, proto)` (socket.create_connection) gives no class of
+    // its own: the name is a local, of the class its other assignments give.
+    const noneOnly = new Set<string>();
     for (const assignment of fn.descendantsOfType("assignment")) {
       const left = assignment?.childForFieldName("left");
-      if (left?.type === "identifier" && !declared.has(left.text)) noteLocal(out, left.text, valueClass(assignment?.childForFieldName("right") ?? null, lang));
+      if (left?.type !== "identifier" || declared.has(left.text)) continue;
+      const right = assignment?.childForFieldName("right") ?? null;
+      if (right?.type === "none") {
+        if (!out.has(left.text)) {
+          out.set(left.text, "");
+          noneOnly.add(left.text);
+        }
+        continue;
+      }
+      if (noneOnly.delete(left.text)) out.delete(left.text);
+      noteLocal(out, left.text, valueClass(right, lang));
     }
     // `with sessions.Session() as session:` binds what the context manager's `__enter__` returns, which for a
     // class built right there is, by the common habit, the object itself.

@@ -61,7 +61,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 57: a Python call of a local name last assigned an attribute (`meth = statement._execute_on_connection` … `meth(…)`) is a call of that method, at the assignment's line (parse/python-dispatch.ts). */
 /** 58: a name a comprehension's loop or an unpacking binds (`[receiver(…) for receiver in …]`, `for sender, receiver in …`) is a local value, whose call is no call of a function of that name (parse/local-values.ts). */
 /** 59: a C function defined where a configuration option is off (`#else` of `#ifdef CONFIG_PM`) is a stand-in (`config_stub`): calls of its name go to the definition elsewhere (parse/c-config-stub.ts). */
-export const STORE_VERSION = 59;
+/** 60: a Python variable first set to `None` has the class its other assignments give (`conn = None` … `conn = Connection(…)`; parse/receiver-class.ts). */
+export const STORE_VERSION = 60;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

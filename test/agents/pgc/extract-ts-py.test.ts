@@ -363,6 +363,23 @@ describe("calls through another scope's module namespace", () => {
     expect(await receiverClasses("mail/send.py", content, "generator.")).toEqual({ "g.flatten": "BytesGenerator", "Parser(policy=1).parsestr": "Parser", "msg.as_string": "Message", "out.write": null, "count.bit_length": null });
   });
 
+  it("names the class of a variable first set to None (`conn = None`, then `conn = Connection(…)`), and none of one given two classes", async () => {
+    const content = [
+      "def create_connection(address):",
+      "    sock = None",
+      "    for res in getaddrinfo(address):",
+      "        sock = Connection(res)",
+      "        sock.connect(res)",
+      "    err = None",
+      "    err = Error() if sock else Warning()",
+      "    err.note()",
+      "    other = Parser()",
+      "    other = None",
+      "    other.feed()",
+    ].join("\n");
+    expect(await receiverClasses("socket.py", content, "-")).toEqual({ "sock.connect": "Connection", "err.note": null, "other.feed": "Parser" });
+  });
+
   it("names the class of an object a `with` statement binds from a constructor (`with sessions.Session() as session:`), and none for a call of a function", async () => {
     const content = [
       "from . import sessions",
