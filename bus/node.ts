@@ -10,57 +10,22 @@ import { Discovery } from "./discovery.js";
 import { Inbox } from "./inbox.js";
 import { createMessageIdSource, newClientId, newTraceId } from "./ids.js";
 import { Link } from "./link.js";
-import { Membership, type LeaveReason, type PeerView } from "./membership.js";
+import { Membership, type PeerView } from "./membership.js";
 import { parseNodeOptions, type NodeOptions, type NodeOptionsInput } from "./node-options.js";
-import type { PeerState } from "./peer-table.js";
 import { LocalRegistry } from "./registry.js";
 import { ReplyCache } from "./reply-cache.js";
-import { trailFor, type RequestContext } from "./request-context.js";
+import { trailFor } from "./request-context.js";
 import { Requester } from "./requester.js";
 import { Responder, type Authorizer, type Handler } from "./responder.js";
 import { NodeStats } from "./stats.js";
-import type { NackCode } from "./wire/nack-codes.js";
 import { ENVELOPE_VERSION, type BodyOf, type EnvelopeOf, type MessageKind, type NodeCard } from "./wire/schema.js";
 import { Inbound } from "./inbound.js";
 import { Outbound, type EnvelopeExtras } from "./outbound.js";
 import { resolveAdvertisedEndpoint } from "./endpoint.js";
+import { stopParts } from "./node-stop.js";
+import type { HandleOptions, NodeEvents, RequestOptions } from "./node-types.js";
 
-export interface RequestOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  attempts?: number;
-  traceId?: string;
-  /** Continue the chain of the request being handled: path, hop count, budget and deadline carry over. */
-  via?: RequestContext;
-  /** Start a chain with this hop budget (default 6), or an explicit trail (a manager's logical path). */
-  maxHops?: number;
-  trail?: { path: string[]; hops: number; maxHops: number };
-  /**
-   * Send under this message id instead of a fresh one: a request re-sent by a restarted sender (a
-   * manager resuming its journal) is then recognised by the peer's reply cache and never runs twice.
-   * Unique per sender id: the caller keeps it so.
-   */
-  messageId?: string;
-}
-
-export interface HandleOptions {
-  /**
-   * Keep this op's finished replies at least this long, not only until the request's deadline: a sender
-   * that restarts and sends the request again under the same message id gets the reply instead of a
-   * second run. The sender acknowledges a reply it has recorded, and the node forgets it then.
-   */
-  retainReplyMs?: number;
-}
-
-export interface NodeEvents {
-  "peer:join": [card: NodeCard];
-  "peer:leave": [card: NodeCard, reason: LeaveReason];
-  "peer:state": [card: NodeCard, state: PeerState];
-  "frame:rejected": [info: { peer: string; code: NackCode; detail: string }];
-}
-
-/** Pause between flushing and closing sockets at stop (see doStop). */
-const CLOSE_SETTLE_MS = 50;
+export type { HandleOptions, NodeEvents, RequestOptions } from "./node-types.js";
 
 export class MeshNode extends EventEmitter<NodeEvents> {
   readonly options: NodeOptions;
@@ -292,27 +257,7 @@ export class MeshNode extends EventEmitter<NodeEvents> {
   private async doStop(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
-    if (this.discovery.started) {
-      for (const record of this.membership.records()) this.outbound.onLink(record.link, "bye", { reason: "stopping" });
-      await this.discovery.withdraw(this.id);
-    }
-    let drainTimer: NodeJS.Timeout | undefined;
-    const bound = new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), this.options.drainTimeoutMs)));
-    const drained = await Promise.race([this.bulkhead.whenIdle().then(() => true), bound]);
-    clearTimeout(drainTimer);
-    if (!drained) this.logger.warn({ inFlight: this.bulkhead.inFlight }, "drain bound passed; aborting remaining handlers");
-    for (const key of this.bulkhead.clearQueue()) this.logger.debug({ key }, "queued request dropped at stop");
-    this.responder.abortAll("node stopping");
-    this.requester.failAll(`node ${this.id} stopped`);
-    await Promise.all([this.membership.flushAll(this.options.lingerMs), this.inbox.queue.whenEmpty()]);
-    // libzmq can drop a message handed to a socket just before zmq_close (libzmq#1264) despite the
-    // linger; a short settle lets the I/O thread take the last replies and BYEs first.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.lingerMs, CLOSE_SETTLE_MS)));
-    await this.membership.closeAll();
-    await this.discovery.closeSeedLinks();
-    await this.inbox.close();
-    await this.secured?.zap.close();
-    this.logger.info("node stopped");
+    await stopParts({ id: this.id, options: this.options, logger: this.logger, discovery: this.discovery, membership: this.membership, outbound: this.outbound, bulkhead: this.bulkhead, responder: this.responder, requester: this.requester, inbox: this.inbox, secured: this.secured });
   }
 
   private openLink(endpoint: string, routingId: string, serverKey?: string, peerId?: string): Link {
