@@ -3,6 +3,7 @@ import type { Node } from "web-tree-sitter";
 import { languageForPath } from "../scan/detect-language.js";
 import type { Language } from "../types.js";
 import { compoundIdentifiers, INDEXED_BODY_LINES } from "./body-uses.js";
+import { withoutAttributeMacros } from "./c-attribute-macros.js";
 import { extractCFamily } from "./c-extractor.js";
 import { ExtractContext } from "./extract-context.js";
 import { type CodeLanguage, isCodeLanguage, loadGrammar, type LoadedGrammar } from "./grammars.js";
@@ -37,7 +38,8 @@ export async function parseFile(input: ParseInput): Promise<ParsedFile> {
     return out;
   }
   const grammar = await loadGrammar(language);
-  const tree = grammar.parser.parse(input.content);
+  // C's format-attribute macros are parsed as blanks (c-attribute-macros.ts); the extraction reads the file's own text.
+  const tree = grammar.parser.parse(language === "c" || language === "cpp" ? withoutAttributeMacros(input.content) : input.content);
   if (!tree) {
     out.chunks = chunkText(input.content);
     return out;

@@ -62,7 +62,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 58: a name a comprehension's loop or an unpacking binds (`[receiver(…) for receiver in …]`, `for sender, receiver in …`) is a local value, whose call is no call of a function of that name (parse/local-values.ts). */
 /** 59: a C function defined where a configuration option is off (`#else` of `#ifdef CONFIG_PM`) is a stand-in (`config_stub`): calls of its name go to the definition elsewhere (parse/c-config-stub.ts). */
 /** 60: a Python variable first set to `None` has the class its other assignments give (`conn = None` … `conn = Connection(…)`; parse/receiver-class.ts). */
-export const STORE_VERSION = 60;
+/** 61: a C definition after a format-attribute macro (`static __printf(3, 0) int kobject_add_varg(…)`) is parsed with the macro blanked (parse/c-attribute-macros.ts). */
+export const STORE_VERSION = 61;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
