@@ -4,7 +4,7 @@ import pRetry from "p-retry";
 import type { Logger } from "pino";
 import { BusyError, CancelledError, NackError, NodeStoppedError, PeerUnavailableError, RemoteError, TimeoutError, type BusError } from "./errors.js";
 import { AttemptTimeoutError, firstBackoffMs, isRetryable, RETRY_BACKOFF_FACTOR, RETRY_MAX_BACKOFF_MS, RETRY_MIN_BACKOFF_MS, retryHintMs } from "./retry-schedule.js";
-import type { Envelope, EnvelopeOf } from "./wire/schema.js";
+import type { EnvelopeOf } from "./wire/schema.js";
 
 export { RETRY_MAX_BACKOFF_MS, RETRY_MIN_BACKOFF_MS } from "./retry-schedule.js";
 
@@ -298,4 +298,3 @@ export class Requester {
   }
 }
 
-export type { Envelope };

@@ -1,8 +1,9 @@
 // Public face of agents/pgc/retrieval: lexical search with calibrated similarity, exact look-ups, and retrieve().
 export { moduleNames, retrieve, EXACT_SIMILARITY, MAX_EXACT_MATCHES } from "./retrieve.js";
 export type { DocLookup, RetrievalPgc, RetrieveOptions, RetrievedHit, RetrieveResult } from "./retrieve.js";
-export { LexicalIndex, DEFAULT_TOP_K, MAX_TOP_K, MAX_QUERY_TERMS } from "./lexical-index.js";
-export type { HitFeatures, LexicalHit, SearchOptions, SearchResult } from "./lexical-index.js";
+export { LexicalIndex, MAX_QUERY_TERMS } from "./lexical-index.js";
+export { DEFAULT_TOP_K, MAX_TOP_K, type SearchOptions } from "./search-options.js";
+export type { HitFeatures, LexicalHit, SearchResult } from "./lexical-index.js";
 export type { LexicalIndexJSON, StoredLexicalIndex } from "./index-codec.js";
 export { tokenizeDocs, type TokenizedDocs } from "./doc-terms.js";
 export type { TokenizedBatch } from "./index-builder.js";

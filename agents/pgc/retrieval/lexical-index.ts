@@ -1,23 +1,16 @@
 // BM25F lexical index over IndexDoc fields: ranked search with per-term coverage, exact symbol and edge look-ups.
-import { OVERLAYS, type IndexDoc, type Overlay } from "../types.js";
-import { IndexFormatError, InvalidRetrievalOptionsError } from "./errors.js";
+import type { IndexDoc } from "../types.js";
+import { IndexFormatError } from "./errors.js";
 import { BM25_K1, FIELD_BOOSTS, FIELD_LENGTH_NORMALISATION } from "./fields.js";
 import { buildIndexData, type IndexData, type TokenizedBatch } from "./index-builder.js";
+import { checkTopK, DEFAULT_TOP_K, overlayMask, type SearchOptions } from "./search-options.js";
 import { decodeIndex, encodeIndexJSON, encodeIndexStored, type IndexParams, type LexicalIndexJSON, type StoredLexicalIndex } from "./index-codec.js";
 import { SymbolTable, type EdgeMap, type ExactMatch } from "./symbol-table.js";
 import { tokenize } from "./tokenizer.js";
 import { TopK } from "./top-k.js";
 
-export const DEFAULT_TOP_K = 10;
-export const MAX_TOP_K = 1_000;
 /** Matched query terms are tracked as bits of a 32-bit mask; longer queries keep their first 32 distinct terms. */
 export const MAX_QUERY_TERMS = 32;
-
-export interface SearchOptions {
-  topK?: number;
-  /** Only documents of these overlays are returned; all overlays when absent or empty. */
-  overlays?: readonly Overlay[];
-}
 
 /** What calibration looks at for one hit; every ratio is relative to the query's best possible score. */
 export interface HitFeatures {
@@ -279,23 +272,4 @@ export class LexicalIndex {
     }
     return 0;
   }
-}
-
-function checkTopK(topK: number): number {
-  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) {
-    throw new InvalidRetrievalOptionsError(`topK must be an integer in [1, ${MAX_TOP_K}], got ${topK}`);
-  }
-  return topK;
-}
-
-/** A bit per overlay number; every bit set when no filter is given. */
-function overlayMask(overlays: readonly Overlay[] | undefined): number {
-  if (overlays === undefined || overlays.length === 0) return 0xff;
-  let mask = 0;
-  for (const overlay of overlays) {
-    const at = OVERLAYS.indexOf(overlay);
-    if (at < 0) throw new InvalidRetrievalOptionsError(`unknown overlay "${String(overlay)}"`);
-    mask |= 1 << at;
-  }
-  return mask;
 }
