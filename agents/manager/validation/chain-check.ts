@@ -64,9 +64,15 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Whether a line stores the callee into the field (`.ndo_start_xmit = veth_xmit,`, `po->prot_hook.func = packet_rcv;`). */
+/**
+ * Whether a line stores the callee into the field: an initializer or assignment (`.ndo_start_xmit =
+ * veth_xmit,`, `po->prot_hook.func = packet_rcv;`), or a C call handing the field's address and then the
+ * callee's name (`INIT_WORK(&vi->config_work, virtnet_config_changed_work);`: deferred work, PGC.md rule 7).
+ */
 export function bindsCallee(line: string, field: string, callee: string): boolean {
-  return new RegExp(`(^|[^\\w$])${escape(field)}\\s*=\\s*(\\([^)]*\\)\\s*)?&?\\s*${escape(lastName(callee))}([^\\w$]|$)`).test(line);
+  const name = escape(lastName(callee));
+  if (new RegExp(`(^|[^\\w$])${escape(field)}\\s*=\\s*(\\([^)]*\\)\\s*)?&?\\s*${name}([^\\w$]|$)`).test(line)) return true;
+  return new RegExp(`\\(\\s*&[^,()]*?(->|\\.)\\s*${escape(field)}\\s*,.*[^\\w$]${name}([^\\w$]|$)`).test(line);
 }
 
 /**

@@ -177,7 +177,7 @@ export function searchForward(graph: CallGraph, question: Pick<ParsedQuestion, "
       if (seen.has(edge.to) || (edge.error_path && !followErrors)) continue;
       const node = graph.nodes[edge.to] as GraphNode;
       const matches = match(node);
-      if (edge.bound && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
+      if (edge.bound && !onlyImplementation(graph, edge.bound, state.node) && !picksImplementation(question, matches, edge.bound.field, state.covered)) continue;
       const score = stepScore(question, matches, state.covered);
       // `covered` is the parent's until the child is reached (above).
       const child: Reached = { node, parent: state, callLine: edge.line, ...(edge.also ? { alsoLines: edge.also } : {}), ...(edge.bound ? { bound: edge.bound } : {}), ...(edge.alias ? { alias: edge.alias } : {}), ...(edge.defines ? { defines: true as const } : {}), covered: state.covered, matches, depth: state.depth + 1, score, value: state.value + score };
@@ -243,6 +243,19 @@ export function picksImplementation(question: Pick<ParsedQuestion, "terms">, mat
   // A word the chain already covers as well (`netdev` after `netdev_start_xmit`) picks nothing.
   return matches.some((m) => (m.field === "name" || m.field === "symbol" || m.field === "file") && !fieldTerms.has(m.term) && (covered.get(m.term) ?? 0) < m.strength);
 }
+
+/**
+ * A C struct field the scope stores one function into, in the calling function's own file (a work item the
+ * file sets up and queues: `INIT_WORK(&vi->config_work, …)`, then `schedule_work(&vi->config_work)`), has
+ * one implementation here: following it picks nothing by chance.
+ */
+function onlyImplementation(graph: CallGraph, bound: BindingSite, caller: GraphNode): boolean {
+  if (!C_SOURCE.test(caller.file_path)) return false;
+  const stored = graph.boundTo(bound.field);
+  return stored.length === 1 && stored[0]?.site.file_path === caller.file_path;
+}
+
+const C_SOURCE = /\.[ch]$/;
 
 /** The nodes of a path from the entry to `end`, entry first. */
 export function pathOf(end: Reached): Reached[] {

@@ -8,6 +8,7 @@ import { parameterNames, parameterNodes, readDeclarator, returnType, splitQualif
 import { pattern, queryFor } from "./compile-query.js";
 import type { OpenDefinition } from "./definition-stack.js";
 import type { ExtractContext } from "./extract-context.js";
+import { onDeferredWork } from "./c-deferred-work.js";
 import { macroDefinitionBody, onMacroFunction, onOneArgumentMacroFunction } from "./c-macro-functions.js";
 import type { LoadedGrammar } from "./grammars.js";
 import { calleeLine, collapse, endLine, headText, realChildren, startLine } from "./node-text.js";
@@ -38,6 +39,8 @@ const FUNCTION_POINTER_LOCAL = /\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(/g;
 const INCLUDE_GUARD = /_H_?_?$/;
 
 type Handler = (ctx: ExtractContext, node: Node) => void;
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
   comment: (ctx, node) => ctx.addComment(node),
@@ -204,7 +207,9 @@ function onCall(ctx: ExtractContext, node: Node): void {
   const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
   ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: calleeLine(node), plain, local });
   for (const arg of node.childForFieldName("arguments")?.namedChildren ?? []) noteValue(ctx, namedValue(arg));
-  if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing);
+  // Deferred work (`INIT_WORK(&x->work, fn)`, `schedule_work(&x->work)`): a function stored into an item is not called here.
+  const deferred = plain && enclosing !== null ? onDeferredWork(ctx, node, callee, caller, () => localsOf(enclosing)) : NO_NAMES;
+  if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing, deferred);
   const bare = callee.replace(/^(::|std::)/, "");
   if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);
   const rule = matchRisk("c", [bare], node.childForFieldName("arguments"));
@@ -251,9 +256,9 @@ const DISPATCH_MACRO = /^[A-Z][A-Z0-9_]*$/;
 const PASSED_FUNCTION = /^[a-z][a-z0-9]*_[a-z0-9_]*$/;
 
 /** Each function a dispatch macro is handed by name is a call of it, at the line that names it. */
-function addPassedFunctions(ctx: ExtractContext, node: Node, caller: string | null, enclosing: OpenDefinition): void {
+function addPassedFunctions(ctx: ExtractContext, node: Node, caller: string | null, enclosing: OpenDefinition, stored: ReadonlySet<string>): void {
   for (const arg of node.childForFieldName("arguments")?.namedChildren ?? []) {
-    if (arg?.type !== "identifier" || !PASSED_FUNCTION.test(arg.text)) continue;
+    if (arg?.type !== "identifier" || !PASSED_FUNCTION.test(arg.text) || stored.has(arg.text)) continue;
     if (localsOf(enclosing).has(arg.text)) continue;
     ctx.out.calls.push({ callee: arg.text, caller, file_path: ctx.path, line: startLine(arg), plain: true, local: false });
   }

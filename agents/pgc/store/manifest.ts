@@ -63,7 +63,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 59: a C function defined where a configuration option is off (`#else` of `#ifdef CONFIG_PM`) is a stand-in (`config_stub`): calls of its name go to the definition elsewhere (parse/c-config-stub.ts). */
 /** 60: a Python variable first set to `None` has the class its other assignments give (`conn = None` … `conn = Connection(…)`; parse/receiver-class.ts). */
 /** 61: a C definition after a format-attribute macro (`static __printf(3, 0) int kobject_add_varg(…)`) is parsed with the macro blanked (parse/c-attribute-macros.ts). */
-export const STORE_VERSION = 61;
+/** 62: C deferred work — a function stored into a work item, timer or tasklet by its address (`INIT_WORK(&x->work, fn)`) is bound to that field, not called; queueing the item (`schedule_work(&x->work)`) calls through it (parse/c-deferred-work.ts). */
+export const STORE_VERSION = 62;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

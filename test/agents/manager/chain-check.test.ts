@@ -44,6 +44,11 @@ describe("checking a traced chain", () => {
     expect(bindsCallee("\tdev->ops.xmit = &loop_xmit;", "xmit", "loop_xmit")).toBe(true);
     expect(bindsCallee("\t.ndo_open = veth_xmit_open,", "ndo_open", "veth_xmit")).toBe(false);
     expect(bindsCallee("\t.ndo_start_xmit = veth_xmit,", "ndo_open", "veth_xmit")).toBe(false);
+    // Deferred work: a call handing the field's address and then the callee (PGC.md rule 7).
+    expect(bindsCallee("\tINIT_WORK(&vi->config_work, virtnet_config_changed_work);", "config_work", "virtnet_config_changed_work")).toBe(true);
+    expect(bindsCallee("\ttimer_setup(&port->poll.timer, port_poll, 0);", "timer", "port_poll")).toBe(true);
+    expect(bindsCallee("\tINIT_WORK(&vi->config_work_x, virtnet_config_changed_work);", "config_work", "virtnet_config_changed_work")).toBe(false);
+    expect(bindsCallee("\tschedule_work(&vi->config_work);", "config_work", "virtnet_config_changed_work")).toBe(false);
     const entry: CheckableStep = { symbol: "dev_queue_xmit", role: "entry", ...span("dev.c", 1, 4), call_site: null };
     const through = (bindingLine: number, field = "ndo_start_xmit"): CheckableStep => ({
       symbol: "veth_xmit",
