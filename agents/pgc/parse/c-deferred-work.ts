@@ -35,14 +35,14 @@ function fieldAddress(node: Node | null | undefined): Node | null {
  */
 export function onDeferredWork(ctx: ExtractContext, node: Node, callee: string, caller: string | null, locals: () => ReadonlySet<string>): ReadonlySet<string> {
   const args = node.childForFieldName("arguments")?.namedChildren ?? [];
-  const bound = new Set<string>();
+  let bound: Set<string> | null = null;
   const item = fieldAddress(args[0]);
   const field = item?.childForFieldName("field")?.text;
   if (field) {
     for (const arg of args.slice(1)) {
       if (arg?.type !== "identifier" || !FUNCTION_NAME.test(arg.text) || locals().has(arg.text)) continue;
       ctx.out.bindings.push({ field, target: arg.text, file_path: ctx.path, line: startLine(arg) });
-      bound.add(arg.text);
+      (bound ??= new Set()).add(arg.text);
     }
   }
   if (RUNS_LATER.test(callee)) {
@@ -51,5 +51,7 @@ export function onDeferredWork(ctx: ExtractContext, node: Node, callee: string, 
       if (through) ctx.out.calls.push({ callee: collapse(through.text, 120), caller, file_path: ctx.path, line: startLine(through), plain: false, local: false });
     }
   }
-  return bound;
+  return bound ?? NOTHING;
 }
+
+const NOTHING: ReadonlySet<string> = new Set();
