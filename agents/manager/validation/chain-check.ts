@@ -77,9 +77,15 @@ export function bindsCallee(line: string, field: string, callee: string): boolea
 
 /**
  * Whether a line gives the callee another name: a re-export (`_minLength as minLength,`) or an import
- * (`from email._parseaddr import AddressList as _AddressList`, a constructor by its class's name).
+ * (`from email._parseaddr import AddressList as _AddressList`, a constructor by its class's name); or, for a
+ * class's `__call__`, the name of an object built from the class (`_QUOTER = _Quoter(…)`: PGC.md, calling an object).
  */
 export function renames(line: string, callee: string, name: string): boolean {
+  if (lastName(callee) === "__call__" && callee.includes(".")) {
+    // A built object called: the line builds it from the callee's class (`self._log_render = LogRender(…)`).
+    const cls = lastName(callee.slice(0, -".__call__".length));
+    return new RegExp(`(^|[^\\w$])${escape(lastName(name))}\\s*=\\s*(await\\s+)?([\\w$]+\\.)*${escape(cls)}\\s*\\(`).test(line);
+  }
   return new RegExp(`(^|[^\\w$])${escape(calledAs(callee))}\\s+as\\s+${escape(name)}([^\\w$]|$)`).test(line);
 }
 

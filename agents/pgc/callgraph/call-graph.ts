@@ -243,7 +243,7 @@ export class CallGraph {
         if (read?.kind === "local") for (const to of read.nodes) if (to.id !== caller.id && to.kind === "method") addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...raising });
         continue;
       }
-      // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so.
+      // A renamed import (`from m import A as B`, `B(…)`) calls what its module names `A`: the import line says so; so does a built object's line its `__call__`.
       const renamed: { alias?: AliasSite } = call.renamed ? { alias: { name: call.callee, file_path: call.file_path, line: call.renamed.line } } : {};
       const name = call.renamed?.name ?? call.callee;
       const reference = leaving.get(`${call.file_path}:${call.line}:${name}`) ?? leaving.get(`${call.file_path}:${call.line}:${lastName(name)}`);
@@ -278,7 +278,7 @@ export class CallGraph {
         for (const to of resolved.nodes) if (to.id !== caller.id) addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });
         if (resolved.exit) addExitEdge(this.exits, caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
       } else if (resolved.kind === "member") {
-        addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...raising });
+        addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...renamed, ...raising });
       } else if (resolved.kind === "loose") {
         addExitEdge(this.loose, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...raising });
       }

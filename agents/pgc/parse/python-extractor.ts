@@ -14,6 +14,7 @@ import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
 import { AssignmentMemo, boundMethodOf, dispatchOf } from "./python-dispatch.js";
 import { readFromImport, readImport } from "./python-imports.js";
+import { instanceCalled, type InstanceCalled } from "./instance-calls.js";
 import { heldField, receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 
@@ -34,7 +35,7 @@ const PRAGMA_COMMENT = /^#!|^#.*coding[:=]/;
 interface PythonState {
   ctx: ExtractContext;
   bindings: ImportBindings;
-  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; held?: true; body: Node | null; at?: number }[];
+  pending: { node: Node; callee: string; plain: boolean; caller: string | null; receiver?: string; held?: true; body: Node | null; at?: number; instance?: InstanceCalled }[];
   receivers: ReceiverMemo;
   /** Per function, the names it binds to values (local-values.ts). */
   locals: LocalValueMemo;
@@ -173,7 +174,9 @@ function onCall(state: PythonState, node: Node): void {
   const receiver = plain ? undefined : receiverClass(fn, "python", state.receivers);
   if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
   const held = !plain && heldField(fn, "python", state.receivers);
-  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held ? { held: true as const } : {}), body, ...(bound ? { at: startLine(bound) } : {}) });
+  // An object the code built, called: its class's `__call__` (instance-calls.ts).
+  const instance = bound ? undefined : instanceCalled(fn);
+  state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain: plain && !instance, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held && !instance ? { held: true as const } : {}), body, ...(bound ? { at: startLine(bound) } : {}), ...(instance ? { instance } : {}) });
 }
 
 function resolveCall(state: PythonState, call: PythonState["pending"][number]): void {
@@ -194,6 +197,7 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     ...moduleMember(call.callee, call.plain, bindings, true),
     ...renamedImport(call.callee, call.plain, bindings),
     ...receiverFields(call.receiver),
+    ...(call.instance ? { renamed: { name: `${call.callee}.__call__`, line: call.instance.line }, receiver_class: call.instance.cls } : {}),
     ...(dispatch ? { dispatch } : {}),
     ...(call.held ? { held: true as const } : {}),
     ...(onErrorPath(call.node, "python") ? { error_path: true as const } : {}),

@@ -64,7 +64,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 60: a Python variable first set to `None` has the class its other assignments give (`conn = None` … `conn = Connection(…)`; parse/receiver-class.ts). */
 /** 61: a C definition after a format-attribute macro (`static __printf(3, 0) int kobject_add_varg(…)`) is parsed with the macro blanked (parse/c-attribute-macros.ts). */
 /** 62: C deferred work — a function stored into a work item, timer or tasklet by its address (`INIT_WORK(&x->work, fn)`) is bound to that field, not called; queueing the item (`schedule_work(&x->work)`) calls through it (parse/c-deferred-work.ts). */
-export const STORE_VERSION = 62;
+/** 63: Python — a call of an object the code built from one class is a call of its `__call__`, cited with the line building it (parse/instance-calls.ts). */
+export const STORE_VERSION = 63;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
