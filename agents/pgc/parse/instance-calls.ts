@@ -14,18 +14,43 @@ export interface InstanceCalled {
   line: number;
 }
 
-/** The class and building line of the one class every assignment of `matches` builds (a `None` aside); undefined otherwise. */
-function oneBuilt(assignments: readonly Node[], matches: (left: Node) => boolean): InstanceCalled | undefined {
-  let found: InstanceCalled | undefined;
+/** A name assigned only `None` so far: it is the place's own name, of no class yet. */
+const NONE_ONLY = { cls: "", line: 0 };
+
+/**
+ * Each name a place assigns → the one class every assignment of it builds, with the first line building it;
+ * null when it is assigned anything else or two classes; NONE_ONLY when only `None`.
+ */
+type Built = ReadonlyMap<string, InstanceCalled | null>;
+
+function builtIn(assignments: Iterable<Node | null>, nameOf: (left: Node) => string | undefined): Built {
+  const out = new Map<string, InstanceCalled | null>();
   for (const assignment of assignments) {
-    const left = assignment.childForFieldName("left");
-    if (!left || !matches(left)) continue;
+    const left = assignment?.childForFieldName("left");
+    const name = left ? nameOf(left) : undefined;
+    if (!assignment || name === undefined) continue;
+    const known = out.get(name);
+    if (known === null) continue;
     const right = assignment.childForFieldName("right");
-    if (right?.type === "none") continue;
+    if (right?.type === "none") {
+      if (known === undefined) out.set(name, NONE_ONLY);
+      continue;
+    }
     const cls = constructed(right ?? null, "python");
-    if (cls === undefined || (found && found.cls !== cls)) return undefined;
-    found ??= { cls, line: startLine(assignment) };
+    if (cls === undefined || (known !== undefined && known !== NONE_ONLY && known.cls !== cls)) out.set(name, null);
+    else if (known === undefined || known === NONE_ONLY) out.set(name, { cls, line: startLine(assignment) });
   }
+  return out;
+}
+
+/** Per parsed file: what a class, a function or the module builds, by the node's id (worked out once, not per call). */
+const memo = new WeakMap<object, Map<number, { built: Built; parameters?: ReadonlySet<string> }>>();
+
+function placeOf(node: Node, work: () => { built: Built; parameters?: ReadonlySet<string> }): { built: Built; parameters?: ReadonlySet<string> } {
+  let byNode = memo.get(node.tree);
+  if (!byNode) memo.set(node.tree, (byNode = new Map()));
+  let found = byNode.get(node.id);
+  if (!found) byNode.set(node.id, (found = work()));
   return found;
 }
 
@@ -34,36 +59,40 @@ function enclosing(node: Node, type: string): Node | null {
   return null;
 }
 
+const plainName = (left: Node) => (left.type === "identifier" ? left.text : undefined);
+
 /** The module's own assignments (not those inside functions or classes). */
-function moduleAssignments(root: Node): Node[] {
-  const out: Node[] = [];
-  for (const statement of root.namedChildren) {
-    const assignment = statement?.type === "expression_statement" ? statement.namedChild(0) : null;
-    if (assignment?.type === "assignment") out.push(assignment);
-  }
-  return out;
+function moduleBuilt(root: Node): Built {
+  return placeOf(root, () => ({ built: builtIn(root.namedChildren.map((s) => (s?.type === "expression_statement" ? s.namedChild(0) : null)).filter((a) => a?.type === "assignment"), plainName) })).built;
 }
+
+/** A function's own assignments (not those of functions inside it), and its parameters' names. */
+function functionPlace(owner: Node): { built: Built; parameters?: ReadonlySet<string> } {
+  return placeOf(owner, () => ({
+    built: builtIn((owner.childForFieldName("body")?.descendantsOfType("assignment") ?? []).filter((a) => a !== null && enclosing(a, "function_definition")?.id === owner.id), plainName),
+    parameters: new Set((owner.childForFieldName("parameters")?.text ?? "").match(/[A-Za-z_]\w*/g) ?? []),
+  }));
+}
+
+const real = (found: InstanceCalled | null | undefined) => (found && found !== NONE_ONLY ? found : undefined);
 
 /**
  * The object `fn` (the called expression of a Python call) names, when the code builds it from one class:
  * a field of `self` its class assigns, or a plain name the enclosing function (else the module) assigns;
- * undefined for anything else, and for a name the function takes as a parameter.
+ * undefined for anything else, and for a name the function takes as a parameter. `owner`: the function
+ * the call is in (the extractor's, already at hand), or null at module level.
  */
-export function instanceCalled(fn: Node): InstanceCalled | undefined {
+export function instanceCalled(fn: Node, owner: Node | null): InstanceCalled | undefined {
   const field = ownField(fn, "python");
   if (field !== undefined) {
     const cls = enclosing(fn, "class_definition");
-    return cls ? oneBuilt(cls.descendantsOfType("assignment").filter((a): a is Node => a !== null), (left) => ownField(left, "python") === field) : undefined;
+    return cls ? real(placeOf(cls, () => ({ built: builtIn(cls.descendantsOfType("assignment"), (left) => ownField(left, "python")) })).built.get(field)) : undefined;
   }
   if (fn.type !== "identifier") return undefined;
-  const name = fn.text;
-  const isName = (left: Node) => left.type === "identifier" && left.text === name;
-  const owner = enclosing(fn, "function_definition");
   if (owner) {
-    const parameters = owner.childForFieldName("parameters")?.text ?? "";
-    if (new RegExp(`(^|[^\\w])${name}([^\\w]|$)`).test(parameters)) return undefined;
-    const local = (owner.childForFieldName("body")?.descendantsOfType("assignment") ?? []).filter((a): a is Node => a !== null && enclosing(a, "function_definition")?.id === owner.id);
-    if (local.some((a) => { const left = a.childForFieldName("left"); return left !== null && isName(left); })) return oneBuilt(local, isName);
+    const place = functionPlace(owner);
+    if (place.parameters?.has(fn.text)) return undefined;
+    if (place.built.has(fn.text)) return real(place.built.get(fn.text));
   }
-  return oneBuilt(moduleAssignments(fn.tree.rootNode), isName);
+  return real(moduleBuilt(fn.tree.rootNode).get(fn.text));
 }

@@ -167,7 +167,8 @@ function onCall(state: PythonState, node: Node): void {
   if (!called) return;
   // `meth = statement._execute_on_connection` … `meth(…)`: a call of that method, cited where the code names
   // it (the assignment's line), as a dispatch is at its prefix's literal.
-  const body = state.ctx.stack.enclosingFunction()?.node.childForFieldName("body") ?? null;
+  const owner = state.ctx.stack.enclosingFunction()?.node ?? null;
+  const body = owner?.childForFieldName("body") ?? null;
   const bound = boundMethodOf(called, body, state.assignments);
   const fn = bound ?? called;
   const plain = fn.type === "identifier";
@@ -175,7 +176,7 @@ function onCall(state: PythonState, node: Node): void {
   if (plain && fn.text === "getattr" && body) state.getattrIn.add(body.id);
   const held = !plain && heldField(fn, "python", state.receivers);
   // An object the code built, called: its class's `__call__` (instance-calls.ts).
-  const instance = bound ? undefined : instanceCalled(fn);
+  const instance = bound ? undefined : instanceCalled(fn, owner);
   state.pending.push({ node, callee: plain ? fn.text : collapse(fn.text, 120), plain: plain && !instance, caller: state.ctx.caller(), ...(receiver ? { receiver } : {}), ...(held && !instance ? { held: true as const } : {}), body, ...(bound ? { at: startLine(bound) } : {}), ...(instance ? { instance } : {}) });
 }
 
