@@ -4,6 +4,7 @@
 import { coverageShare, cover, DEPTH_COST, gain, matchTerms, stepScore, type Coverage, type TermMatch } from "../../search/relevance.js";
 import { asksAboutErrors, discounted, ERROR_CLASS_PRIOR, isErrorClass } from "../../search/error-priors.js";
 import type { ParsedQuestion } from "../../search/question.js";
+import { dispatchPrefix } from "../../protocol/index.js";
 import type { BindingSite, CallGraph, ExitEdge, GraphNode } from "./call-graph.js";
 import { exitKey } from "./exit-counts.js";
 import type { AliasSite } from "./reexports.js";
@@ -247,15 +248,13 @@ export function picksImplementation(question: Pick<ParsedQuestion, "terms">, mat
 /**
  * A C struct field the scope stores one function into, in the calling function's own file (a work item the
  * file sets up and queues: `INIT_WORK(&vi->config_work, …)`, then `schedule_work(&vi->config_work)`), has
- * one implementation here: following it picks nothing by chance.
+ * one implementation here: following it picks nothing by chance. Not a Python dispatch's pseudo-field.
  */
 function onlyImplementation(graph: CallGraph, bound: BindingSite, caller: GraphNode): boolean {
-  if (!C_SOURCE.test(caller.file_path)) return false;
+  if (dispatchPrefix(bound.field) !== null) return false;
   const stored = graph.boundTo(bound.field);
   return stored.length === 1 && stored[0]?.site.file_path === caller.file_path;
 }
-
-const C_SOURCE = /\.[ch]$/;
 
 /** The nodes of a path from the entry to `end`, entry first. */
 export function pathOf(end: Reached): Reached[] {

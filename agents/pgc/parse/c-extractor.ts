@@ -40,8 +40,6 @@ const INCLUDE_GUARD = /_H_?_?$/;
 
 type Handler = (ctx: ExtractContext, node: Node) => void;
 
-const NO_NAMES: ReadonlySet<string> = new Set();
-
 const HANDLERS: Readonly<Record<string, Handler>> = {
   comment: (ctx, node) => ctx.addComment(node),
   function: onFunction,
@@ -207,9 +205,11 @@ function onCall(ctx: ExtractContext, node: Node): void {
   const local = plain && enclosing !== null && localsOf(enclosing).has(callee);
   ctx.out.calls.push({ callee, caller, file_path: ctx.path, line: calleeLine(node), plain, local });
   for (const arg of node.childForFieldName("arguments")?.namedChildren ?? []) noteValue(ctx, namedValue(arg));
-  // Deferred work (`INIT_WORK(&x->work, fn)`, `schedule_work(&x->work)`): a function stored into an item is not called here.
-  const deferred = plain && enclosing !== null ? onDeferredWork(ctx, node, callee, caller, () => localsOf(enclosing)) : NO_NAMES;
-  if (plain && enclosing !== null && DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing, deferred);
+  if (plain && enclosing !== null) {
+    // Deferred work (`INIT_WORK(&x->work, fn)`, `schedule_work(&x->work)`): a function stored into an item is not called here.
+    const stored = onDeferredWork(ctx, node, callee, caller, () => localsOf(enclosing));
+    if (DISPATCH_MACRO.test(callee)) addPassedFunctions(ctx, node, caller, enclosing, stored);
+  }
   const bare = callee.replace(/^(::|std::)/, "");
   if (C_ASSERTION_NAMES.has(bare)) addAssertion(ctx, node, bare);
   const rule = matchRisk("c", [bare], node.childForFieldName("arguments"));
