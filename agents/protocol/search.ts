@@ -34,6 +34,19 @@ export function dispatchPrefix(field: string): string | null {
   return field.length > DISPATCH_MARK.length && field.endsWith(DISPATCH_MARK) ? field.slice(0, -DISPATCH_MARK.length) : null;
 }
 
+/**
+ * A field name beginning with this mark is an event's pseudo-field (`event:needs-retry`: code registers a
+ * handler under a string key, `events.register('needs-retry.s3', handler.needs_retry)`, `emitter.on('close',
+ * this.onClose)`, and runs every handler registered so by emitting it, `emit('needs-retry.s3.GetObject', …)`):
+ * what is "stored" in it is each function registered under the same key (docs/PGC.md, rule 11).
+ */
+export const EVENT_MARK = "event:";
+
+/** An event's key as its pseudo-field names it (`needs-retry` of `event:needs-retry`), or null for any other field. */
+export function eventName(field: string): string | null {
+  return field.length > EVENT_MARK.length && field.startsWith(EVENT_MARK) ? field.slice(EVENT_MARK.length) : null;
+}
+
 /** Pseudo-fields a method of this name may be dispatched through, at most this many. */
 export const MAX_DISPATCH_PREFIXES = 3;
 

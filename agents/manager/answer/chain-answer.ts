@@ -1,6 +1,6 @@
 // The answer as a person follows it: the traced path as numbered steps, each edge with its call line
 // quoted, then why it started there, where it turned, and why it stopped.
-import { dispatchPrefix } from "../../protocol/index.js";
+import { dispatchPrefix, eventName } from "../../protocol/index.js";
 import type { ChainStep, SearchDecision } from "../search/trace-chain.js";
 
 /** A call line quoted in the answer is cut to this many characters. */
@@ -29,7 +29,8 @@ export function stepLines(step: ChainStep, index: number, previous: ChainStep | 
   // Python dispatch by a built name, the method's definition.
   const bound = site.bound_at;
   const prefix = bound ? dispatchPrefix(bound.field) : null;
-  if (bound) lines.push(prefix !== null ? `     by the name built from ${JSON.stringify(prefix)}, defined at ${bound.file_path}:${bound.line}` : `     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);
+  const event = bound ? eventName(bound.field) : null;
+  if (bound) lines.push(prefix !== null ? `     by the name built from ${JSON.stringify(prefix)}, defined at ${bound.file_path}:${bound.line}` : event !== null ? `     as a handler of the event ${JSON.stringify(event)}, registered at ${bound.file_path}:${bound.line}` : `     through the field ${bound.field}, set at ${bound.file_path}:${bound.line}`, `     ${bound.line} | ${quote(bound.text)}`);
   const alias = site.alias_at;
   if (alias) lines.push(`     named ${alias.name} by the re-export at ${alias.file_path}:${alias.line}`, `     ${alias.line} | ${quote(alias.text)}`);
   return lines;

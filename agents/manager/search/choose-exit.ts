@@ -1,7 +1,7 @@
 // Where a traced chain goes next from a scope: its exits looked ahead into (the best by their own score, and
 // the one whose owner the entry round found most promising), each valued by what its owner's best path adds,
 // and followed only if the chain through it covers at least as much as staying does.
-import { dispatchPrefix, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
+import { dispatchPrefix, eventName, parseExpandResult, type ExpandArgs, type ExpandResult, type SearchLead, type SearchStep } from "../../protocol/index.js";
 import { cover, coverageShare, DEPTH_COST, explainMatches, relevance, RELEVANCE_CARRY, type Coverage } from "../../search/relevance.js";
 import { destinationTerms } from "../../search/question-roles.js";
 import { asModuleExit, callSiteKey, chainedConstructions, ownersOfExit, soleBinder } from "./exit-owner.js";
@@ -283,6 +283,7 @@ export async function chooseExit(
     const prefix = exit.via === "field" ? dispatchPrefix(exit.target) : null;
     const how = prefix !== null
       ? `by the name it builds from ${JSON.stringify(prefix)} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} defines as ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},`
+      : exit.via === "field" && eventName(exit.target) !== null ? `by the event ${JSON.stringify(eventName(exit.target))} (${exit.call_site.file_path}:${exit.call_site.line}), whose handler ${followed.owner} registers as ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},`
       : exit.via === "field" ? `through the field ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line}), which ${followed.owner} sets to ${followed.result.steps[0]?.qualified ?? "?"}${bound ? ` at ${bound.file_path}:${bound.line}` : ""},` : `by ${exit.target} (${exit.call_site.file_path}:${exit.call_site.line})`;
     decisions.push({ at: "exit", detail: `left ${scope} ${how} into ${followed.owner}: ${reason}${others.length > 0 ? `; also looked at: ${others.join(", ")}` : ""}` });
     return { probe: followed, decisions, stop: "", ...(passedOn ? { then: passedOn.next } : {}) };

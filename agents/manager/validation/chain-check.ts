@@ -1,7 +1,7 @@
 // A traced chain is checked step by step: every step's cited lines and call line are re-hashed (by the
 // manager, or by another replica), and an edge is real only if its call line names the callee. The chain
 // is cut at the first step that fails, and says why.
-import { dispatchPrefix, lastName, type Citation } from "../../protocol/index.js";
+import { dispatchPrefix, eventName, lastName, type Citation } from "../../protocol/index.js";
 import { checkHashes, type HashSources } from "./hash-check.js";
 
 export interface CheckableStep {
@@ -105,6 +105,17 @@ function dispatchBroken(site: CitedLine, read: string, bound: CitedLine, boundTe
   return null;
 }
 
+/**
+ * Why an event edge is not real, or null when it is: the call line writes a string literal spelling the event's
+ * key, then its end or a placeholder (`event_name = f"needs-retry.{service_id}…"`, `self.emit('close')`), and
+ * the binding line names the callee (`handler.needs_retry,` in the call registering it under the key: PGC.md rule 11).
+ */
+function eventBroken(site: CitedLine, read: string, bound: CitedLine, boundText: string, event: string, callee: string): string | null {
+  if (!new RegExp(`(^|[^\\w])[rRuUfF]{0,2}['"\`]${escape(event)}(\\.?[^\\w:.-]|$)`).test(read)) return `${site.file_path}:${site.line} does not name the event ${JSON.stringify(event)}`;
+  if (!new RegExp(`(^|[^\\w$])${escape(lastName(callee))}([^\\w$]|$)`).test(boundText)) return `${bound.file_path}:${bound.line} does not name ${lastName(callee)}`;
+  return null;
+}
+
 export async function checkChain(steps: readonly CheckableStep[], sources: HashSources): Promise<ChainCheck> {
   const spans: Citation[] = [];
   const owners: number[] = [];
@@ -133,8 +144,11 @@ export async function checkChain(steps: readonly CheckableStep[], sources: HashS
       // Through a C struct field, the call line names the field and the binding line stores the callee into it;
       // through a Python dispatch by a built name, the call line writes the prefix and the binding line defines the callee.
       const prefix = bound ? dispatchPrefix(bound.field) : null;
+      const event = bound ? eventName(bound.field) : null;
       const broken = bound && prefix !== null
         ? dispatchBroken(site, read, bound, checks[owners.indexOf(i) + 2]?.text ?? bound.text, prefix, callee)
+        : bound && event !== null
+        ? eventBroken(site, read, bound, checks[owners.indexOf(i) + 2]?.text ?? bound.text, event, callee)
         : bound
         ? !namesCallee(read, bound.field)
           ? `${site.file_path}:${site.line} does not call through the field ${bound.field}`

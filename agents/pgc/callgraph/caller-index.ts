@@ -1,7 +1,7 @@
 // "Who calls this name here?" is asked of a scope at every step of a climb and for every "who calls"
 // question; scanning all of the scope's calls each time was most of a callers request. The calls are
 // indexed by the names they answer for once, on the first such question (a scope's graph does not change).
-import { lastName } from "../../protocol/index.js";
+import { eventName, lastName } from "../../protocol/index.js";
 import type { CallerOf, ExitEdge, GraphNode, LocalEdge } from "./graph-types.js";
 
 /**
@@ -23,7 +23,8 @@ export function indexCallers(nodes: readonly GraphNode[], out: ReadonlyMap<numbe
       if (e.defines) continue;
       const to = nodes[e.to] as GraphNode;
       const caller: CallerOf = { node: nodes[from] as GraphNode, line: e.line, callee: e.callee, to, ...(e.bound ? { field: e.bound.field, bound: e.bound } : {}), ...(e.error_path ? { error_path: true as const } : {}) };
-      const name = lastName(e.callee);
+      // An event's emission is indexed under its pseudo-field (`event:needs-retry`), not a last name read out of it.
+      const name = eventName(e.callee) !== null ? e.callee : lastName(e.callee);
       add(name, caller);
       if (e.bound && e.bound.field !== name) add(e.bound.field, caller);
       if (e.bound && to.name !== name && to.name !== e.bound.field) add(to.name, caller);

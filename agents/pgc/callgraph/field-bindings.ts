@@ -1,6 +1,6 @@
 // C functions stored into struct fields (`.ndo_start_xmit = veth_xmit`, `po->prot_hook.func = packet_rcv`):
 // a call through such a field (`ops->ndo_start_xmit(…)`) may run any of them (docs/PGC.md, rule 7).
-import { DISPATCH_MARK, dispatchFieldsOf, dispatchPrefix } from "../../protocol/index.js";
+import { DISPATCH_MARK, dispatchFieldsOf, dispatchPrefix, eventName } from "../../protocol/index.js";
 import type { CallSite, FieldBinding } from "../types.js";
 import type { GraphNode } from "./call-graph.js";
 
@@ -18,9 +18,13 @@ const THROUGH_FIELD = /(?:->|\.)\s*([A-Za-z_]\w*)\s*\)?$/;
 
 export { dispatchPrefix };
 
-/** The struct field a C call goes through (or a Python dispatch's pseudo-field), or null for a call by name. */
+/**
+ * The struct field a C call goes through (or a Python dispatch's pseudo-field, or the event an emission runs
+ * the handlers of: its callee is the event's pseudo-field, `event:needs-retry`), or null for a call by name.
+ */
 export function fieldCalled(call: Pick<CallSite, "callee" | "file_path" | "dispatch">): string | null {
   if (call.dispatch) return `${call.dispatch.prefix}${DISPATCH_MARK}`;
+  if (eventName(call.callee) !== null) return call.callee;
   if (!C_FILE.test(call.file_path)) return null;
   return THROUGH_FIELD.exec(call.callee)?.[1] ?? null;
 }
@@ -39,7 +43,9 @@ export class FieldBindings {
     private readonly methods: () => readonly GraphNode[] = () => [],
   ) {
     for (const b of bindings) {
-      const functions = named(b.target).filter((n) => n.kind === "function");
+      // An event's handler may be a method (`handler.needs_retry`, `this.onClose`); a C field holds functions.
+      const event = eventName(b.field) !== null;
+      const functions = named(b.target).filter((n) => n.kind === "function" || (event && n.kind === "method"));
       const inFile = functions.filter((n) => n.file_path === b.file_path);
       const chosen = inFile.length > 0 ? inFile : functions.length === 1 ? functions : [];
       const list = this.bound.get(b.field) ?? [];
@@ -77,8 +83,9 @@ export class FieldBindings {
    * where it is defined.
    */
   bindingsOf(node: GraphNode): readonly BindingSite[] {
-    if (node.kind === "method" && PYTHON_FILE.test(node.file_path)) return dispatchFieldsOf(node.name).map((field) => ({ field, file_path: node.file_path, line: node.line_start }));
-    return this.sitesOf.get(node.id) ?? [];
+    const sites = this.sitesOf.get(node.id) ?? [];
+    if (node.kind === "method" && PYTHON_FILE.test(node.file_path)) return [...dispatchFieldsOf(node.name).map((field) => ({ field, file_path: node.file_path, line: node.line_start })), ...sites];
+    return sites;
   }
 
   /** The struct fields the scope stores its functions into (what its facts report, for calls from other scopes). */

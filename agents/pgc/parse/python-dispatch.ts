@@ -88,7 +88,7 @@ function getattrDispatch(call: Node, assigned: Assignments): Dispatch | null {
 }
 
 /** The value a name was last assigned before `before`. */
-function lastBefore(assigned: Assignments, name: string, before: number): Node | null {
+export function lastBefore(assigned: Assignments, name: string, before: number): Node | null {
   let value: Node | null = null;
   for (const a of assigned.get(name) ?? []) if (a.at < before) value = a.value;
   return value;

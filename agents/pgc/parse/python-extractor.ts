@@ -12,7 +12,8 @@ import { calleeLine, collapse, endLine, headText, onErrorPath, realChildren, sta
 import type { NoteSpan } from "./parsed-file.js";
 import { PROPERTY_DECORATOR, PropertyReads } from "./property-reads.js";
 import { fallbackOf } from "./python-fallbacks.js";
-import { AssignmentMemo, boundMethodOf, dispatchOf } from "./python-dispatch.js";
+import { AssignmentMemo, boundMethodOf, dispatchOf, lastBefore } from "./python-dispatch.js";
+import { onEventCall } from "./event-registry.js";
 import { readFromImport, readImport } from "./python-imports.js";
 import { instanceCalled, type InstanceCalled } from "./instance-calls.js";
 import { heldField, receiverClass, receiverFields, returnedClass, type ReceiverMemo } from "./receiver-class.js";
@@ -203,6 +204,8 @@ function resolveCall(state: PythonState, call: PythonState["pending"][number]): 
     ...(call.held ? { held: true as const } : {}),
     ...(onErrorPath(call.node, "python") ? { error_path: true as const } : {}),
   });
+  // `events.register('needs-retry.s3', handler.needs_retry)`, `emit(event_name, …)`: an event registry's binding or call (event-registry.ts).
+  if (!call.plain) onEventCall(ctx, call.node, call.caller, (name, at) => (call.body ? lastBefore(state.assignments.of(call.body), name, at) : null));
   // A plain `eval` that was imported from somewhere is not the builtin.
   const names = binding ? candidateNames(call.callee, call.plain, bindings).slice(1) : candidateNames(call.callee, call.plain, bindings);
   const rule = matchRisk("python", names, call.node.childForFieldName("arguments"));

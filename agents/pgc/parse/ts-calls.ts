@@ -10,6 +10,10 @@ import { heldField, receiverClass, receiverFields } from "./receiver-class.js";
 import { matchRisk } from "./risk-rules.js";
 import type { PendingCall, TsState } from "./ts-definitions.js";
 import { readRequireCall } from "./ts-imports.js";
+import { onEventCall, type LastValue } from "./event-registry.js";
+
+/** TS/JS: an event is named by its literal at the call (a local holding its name is not followed). */
+const NO_LOCALS: LastValue = () => null;
 
 /** A call or construction: a pending call, through `f.call(…)` / `f.apply(…)` to `f` itself. */
 export function onCall(state: TsState, node: Node): void {
@@ -81,6 +85,8 @@ export function resolveCall(state: TsState, call: PendingCall): void {
   });
   // A read is no call: it has no assertion or risky sink of its own.
   if (call.read) return;
+  // `emitter.on('close', this.onClose)`, `this.emit('close')`: an event registry's binding or call (event-registry.ts).
+  if (!call.plain && call.node.type === "call_expression") onEventCall(ctx, call.node, call.caller, NO_LOCALS);
   const names = candidateNames(call.callee, call.plain, bindings);
   const span = { line_start: line, line_end: endLine(call.node), caller: call.caller };
   if (names.some((name) => JS_ASSERTION_NAMES.has(name))) {

@@ -65,7 +65,8 @@ export const MANIFEST_FORMAT = "lattice-mesh/pgc";
 /** 61: a C definition after a format-attribute macro (`static __printf(3, 0) int kobject_add_varg(…)`) is parsed with the macro blanked (parse/c-attribute-macros.ts). */
 /** 62: C deferred work — a function stored into a work item, timer or tasklet by its address (`INIT_WORK(&x->work, fn)`) is bound to that field, not called; queueing the item (`schedule_work(&x->work)`) calls through it (parse/c-deferred-work.ts). */
 /** 63: Python — a call of an object the code built from one class is a call of its `__call__`, cited with the line building it (parse/instance-calls.ts). */
-export const STORE_VERSION = 63;
+/** 64: Python, TS/JS — a function registered under a string key is bound to the event's pseudo-field, and emitting the key calls through it (parse/event-registry.ts). */
+export const STORE_VERSION = 64;
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
