@@ -39,13 +39,18 @@ function namesOf(text: string): string[] {
  */
 const CALL_ARGUMENTS = /^\((?!(?:e?s)\))/;
 
+/** A name called with arguments inside a span: `lpush('jobs', payload)`, not `flask run` nor `f()`. */
+const CALL_WITH_ARGUMENTS = /[A-Za-z0-9_$]\(\s*[^)\s]/;
+
 /** Identifiers named in `query`, in order of appearance, without duplicates; qualified names also yield their last part. */
 export function identifiersInQuery(query: string): string[] {
   const out = new Set<string>();
   for (const match of query.matchAll(CANDIDATE)) {
     const backticked = match[1];
     if (backticked !== undefined) {
-      for (const name of namesOf(backticked.trim().replace(/\(\)$/, ""))) out.add(name);
+      // An expression calling something with arguments (`await r.lpush('jobs', payload)`) names what it calls, read as the question's own words are.
+      const names = CALL_WITH_ARGUMENTS.test(backticked) ? identifiersInQuery(backticked.replace(/`/g, " ")) : namesOf(backticked.trim().replace(/\(\)$/, ""));
+      for (const name of names) out.add(name);
       continue;
     }
     const empty = match[0].endsWith("()");

@@ -76,6 +76,12 @@ describe("identifiersInQuery", () => {
     expect(identifiersInQuery("When the parser meets an `.. image::` directive")).toEqual(["image"]);
   });
 
+  it("reads a backticked expression calling something with arguments for what it calls, not as one name", () => {
+    // Tried on redis-py: "`await r.lpush('jobs', payload)`" was one name no function has.
+    expect(identifiersInQuery("In a service I do `await r.lpush('jobs', payload)` with redis.asyncio.")).toEqual(["r.lpush", "lpush", "redis.asyncio", "asyncio"]);
+    expect(identifiersInQuery("Run `flush()` then `os.path.join(a, b)`")).toEqual(["flush", "os.path.join", "join"]);
+  });
+
   it("keeps the \"$\" of JavaScript names, and leaves prices alone", () => {
     expect(identifiersInQuery("What does $ZodCheckMinLength check?")).toEqual(["$ZodCheckMinLength"]);
     expect(identifiersInQuery("who subscribes to source$ and core.$constructor()")).toEqual(["source$", "core.$constructor", "$constructor"]);
