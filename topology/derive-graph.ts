@@ -40,6 +40,8 @@ export interface ScopeFacts {
   field_calls?: Record<string, number>;
   /** Methods of classes defined elsewhere its code calls through an object of that class (`OptionParser.parse_args`), with their call sites. */
   class_calls?: Record<string, number>;
+  /** Its classes that name base classes, with those bases by last name (`{ Redis: ["RedisModuleCommands", "CoreCommands"] }`): the fleet's class hierarchy across scopes. */
+  class_bases?: Record<string, string[]>;
   /** TS/JS re-exports (`export … from "./m.js"`): root-relative file and target (as written, resolved against the file's directory). */
   reexports?: { from: string; to: string }[];
   metadata?: ScopeMetadata;

@@ -15,6 +15,8 @@ export interface Ownership {
   fieldCallersOf?(field: string): readonly { scope: string; count: number }[];
   /** Scopes calling a method of another scope's class through an object of that class (`OptionParser.parse_args`), most call sites first. */
   classCallersOf?(qualified: string): readonly { scope: string; count: number }[];
+  /** Scopes defining a class that derives from `className`, directly or through others, across the fleet (the facts' `class_bases`). */
+  heirsOf?(className: string): readonly string[];
 }
 
 /** A dotted module name: "urllib.request", "os.path" (each part a plain name). */
@@ -44,7 +46,7 @@ export function ownersOfEntity(map: Ownership, entity: string): readonly string[
  */
 export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<string>): Ownership {
   const keep = (scopes: readonly string[]) => scopes.filter((s) => allowed.has(s));
-  const { ownersOfPath, ownersUnder, callersOf, bindersOf, fieldCallersOf, classCallersOf } = ownership;
+  const { ownersOfPath, ownersUnder, callersOf, bindersOf, fieldCallersOf, classCallersOf, heirsOf } = ownership;
   return {
     ownersOf: (symbol) => keep(ownership.ownersOf(symbol)),
     ...(ownersOfPath ? { ownersOfPath: (path: string) => keep(ownersOfPath.call(ownership, path)) } : {}),
@@ -53,5 +55,6 @@ export function restrictOwnership(ownership: Ownership, allowed: ReadonlySet<str
     ...(bindersOf ? { bindersOf: (field: string) => keep(bindersOf.call(ownership, field)) } : {}),
     ...(fieldCallersOf ? { fieldCallersOf: (field: string) => fieldCallersOf.call(ownership, field).filter((c) => allowed.has(c.scope)) } : {}),
     ...(classCallersOf ? { classCallersOf: (qualified: string) => classCallersOf.call(ownership, qualified).filter((c) => allowed.has(c.scope)) } : {}),
+    ...(heirsOf ? { heirsOf: (className: string) => keep(heirsOf.call(ownership, className)) } : {}),
   };
 }

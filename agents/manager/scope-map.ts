@@ -139,6 +139,8 @@ export class ScopeMap {
     for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
     this.surfaceValue = PublicSurface.of([...next.values()].flatMap((facts) => facts.reexports ?? []));
     this.binders = new Map();
+    this.derived = null;
+    this.heirs = new Map();
     for (const [scope, facts] of next) for (const field of facts.fields ?? []) this.binders.set(field, [...(this.binders.get(field) ?? []), scope]);
     this.callers = new Map();
     for (const [scope, facts] of next) {
@@ -202,6 +204,38 @@ export class ScopeMap {
   classCallersOf(qualified: string): readonly { scope: string; count: number }[] {
     return this.countedIn((facts) => facts.class_calls, qualified);
   }
+
+  /**
+   * Scopes defining a class that derives from `className`, directly or through others, whichever scopes
+   * its bases are in (`Redis` → `CoreCommands` → `DataAccessCommands` → `BasicKeyCommands`), in the
+   * directory's order; kept until the next refresh.
+   */
+  heirsOf(className: string): readonly string[] {
+    let scopes = this.heirs.get(className);
+    if (!scopes) {
+      if (!this.derived) {
+        this.derived = new Map();
+        for (const facts of this.facts.values()) for (const [name, bases] of Object.entries(facts.class_bases ?? {})) for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), name]);
+      }
+      const found = new Set<string>();
+      const queue = [className];
+      for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+        for (const heir of this.derived.get(name) ?? []) {
+          if (heir === className || found.has(heir)) continue;
+          found.add(heir);
+          queue.push(heir);
+        }
+      }
+      const owners = new Set([...found].flatMap((name) => this.owners.get(name) ?? []));
+      scopes = [...this.facts.keys()].filter((scope) => owners.has(scope));
+      this.heirs.set(className, scopes);
+    }
+    return scopes;
+  }
+
+  /** Base class → the classes naming it as a base, over every scope's facts; built on first use after a refresh. */
+  private derived: Map<string, string[]> | null = null;
+  private heirs = new Map<string, string[]>();
 
   /** The scopes whose facts count `key` in the table `table` picks, most first. */
   private countedIn(table: (facts: ScopeFacts) => Record<string, number> | undefined, key: string): { scope: string; count: number }[] {

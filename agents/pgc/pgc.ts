@@ -164,6 +164,8 @@ export class Pgc {
     const through = Object.fromEntries([...counts].sort(([a], [b]) => a.localeCompare(b)));
     // And the methods of other scopes' classes it calls through an object of known class, with how many call sites.
     const byClass = Object.fromEntries([...this.callGraph().classCalls()].sort(([a], [b]) => a.localeCompare(b)));
+    // And its classes' bases (Python, TS/JS, C++): a class of another scope deriving from one of its classes inherits what that class calls on itself.
+    const classBases = this.callGraph().classBases();
     // TS/JS re-exports (`export … from "./m.js"`), root-relative: the manager follows them from the package's entry module.
     const reexports = this.data.imports.filter((e) => e.reexport).flatMap((e) => {
       const to = e.resolved_path ?? relativeTarget(e.file_path, e.target);
@@ -178,6 +180,7 @@ export class Pgc {
       ...(fields.length > 0 ? { fields } : {}),
       ...(Object.keys(through).length > 0 ? { field_calls: through } : {}),
       ...(Object.keys(byClass).length > 0 ? { class_calls: byClass } : {}),
+      ...(Object.keys(classBases).length > 0 ? { class_bases: classBases } : {}),
       ...(reexports.length > 0 ? { reexports } : {}),
     };
   }

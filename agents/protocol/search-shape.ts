@@ -66,10 +66,10 @@ const STEP_KEYS = new Set(["symbol", "qualified", "kind", "file_path", "line_sta
 const step = (v: unknown) => isPlain(v) && keysWithin(v, STEP_KEYS) && place(v) && isPlain(v["cite"]) && keysWithin(v["cite"], CITE_KEYS) && line(v["cite"]["line_start"]) && line(v["cite"]["line_end"]) && sha256(v["cite"]["sha256"]) && matches(v["matches"]);
 
 const VIA = new Set(["reference", "member", "field", "local"]);
-const EXIT_KEYS = new Set(["target", "callee", "module", "via", "receiver_class", "call_site", "matches"]);
+const EXIT_KEYS = new Set(["target", "callee", "module", "via", "receiver_class", "caller_class", "call_site", "matches"]);
 const exit = (v: unknown) =>
   v === null ||
-  (isPlain(v) && keysWithin(v, EXIT_KEYS) && name(v["target"]) && name(v["callee"]) && optional(v, "module", (m) => text(m, 300, 1)) && VIA.has(v["via"] as string) && optional(v, "receiver_class", name) && callSite(v["call_site"]) && matches(v["matches"]));
+  (isPlain(v) && keysWithin(v, EXIT_KEYS) && name(v["target"]) && name(v["callee"]) && optional(v, "module", (m) => text(m, 300, 1)) && VIA.has(v["via"] as string) && optional(v, "receiver_class", name) && optional(v, "caller_class", name) && callSite(v["call_site"]) && matches(v["matches"]));
 
 const LEAD_KEYS = new Set(["path", "call_sites", "exit", "score", "coverage"]);
 const lead = (v: unknown) =>

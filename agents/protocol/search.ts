@@ -174,6 +174,8 @@ export const SearchExitSchema = z.strictObject({
   via: z.enum(["reference", "member", "field", "local"]),
   /** A member call's object class, when the caller says it (`BytesGenerator` for `g = BytesGenerator(fp); g.flatten()`). */
   receiver_class: nameField.optional(),
+  /** A call through the caller's own object whose method its scope does not define (`self.execute_command(…)` in a mixin): the caller's class, which a class of the owner derives from. */
+  caller_class: nameField.optional(),
   call_site: CallSiteSchema,
   matches: listField(TermMatchSchema, MAX_QUESTION_TERMS),
 });

@@ -77,7 +77,14 @@ function rankedOwners(exit: NonNullable<SearchLead["exit"]>, from: string, deps:
   // A class of the code base whose scopes define no such method: the method is inherited from a base its
   // worker would have named (PGC.md, call rule 3), not any scope's method of the same name.
   if (both.length === 0 && classOwners.length > 0 && definers.length > 0) return { none: `${exit.receiver_class}, the class ${exit.target} is called through, is ${classOwners.join(", ")}'s, which define${classOwners.length === 1 ? "s" : ""} no ${exit.target}` };
-  const pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
+  let pool = both.length > 0 ? both : definers.length > 0 ? definers : byModule;
+  // `self.m()` in a class whose scope has no `m` (a mixin's `self.execute_command(…)`): the scopes whose
+  // classes derive from the caller's define the one that runs, when any of the definers is one.
+  if (exit.caller_class && pool.length > 1) {
+    const heirs = new Set(deps.ownership.heirsOf?.(exit.caller_class) ?? []);
+    const inheriting = pool.filter((s) => heirs.has(s));
+    if (inheriting.length > 0) pool = inheriting;
+  }
   if (pool.length === 0) return { none: `no other scope defines ${exit.target}` };
   if (pool.length > MAX_AMBIGUOUS_OWNERS) return { none: `${pool.length} scopes define ${exit.target}` };
   return { scopes: [...pool].sort((a, b) => (scopeScores.get(b) ?? 0) - (scopeScores.get(a) ?? 0) || a.localeCompare(b)) };

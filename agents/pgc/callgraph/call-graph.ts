@@ -118,6 +118,11 @@ export class CallGraph {
     return this.bound.bindingsOf(node);
   }
 
+  /** The scope's classes that name bases, with them (by last names). */
+  classBases(): Record<string, string[]> {
+    return this.hierarchy.declared();
+  }
+
   /** The struct fields the scope stores its functions into. */
   boundFields(): string[] {
     return this.bound.fields();
@@ -278,7 +283,7 @@ export class CallGraph {
         for (const to of resolved.nodes) if (to.id !== caller.id) addLocalEdge(this.out, caller.id, { to: to.id, line: call.line, callee: call.callee, ...alias, ...raising });
         if (resolved.exit) addExitEdge(this.exits, caller.id, { target: resolved.exit, callee: call.callee, line: call.line, via: "member", ...raising });
       } else if (resolved.kind === "member") {
-        addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...renamed, ...raising });
+        addExitEdge(this.exits, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...(resolved.receiverClass ? { receiver_class: resolved.receiverClass } : {}), ...(resolved.callerClass ? { caller_class: resolved.callerClass } : {}), ...renamed, ...raising });
       } else if (resolved.kind === "loose") {
         addExitEdge(this.loose, caller.id, { target: resolved.name, callee: call.callee, line: call.line, via: "member", ...raising });
       }

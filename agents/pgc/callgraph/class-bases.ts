@@ -77,6 +77,16 @@ export class ClassHierarchy {
     return new Set([...direct, ...direct.flatMap((name) => [...this.subclassesOf(name)])]);
   }
 
+  /** Each class naming bases, with them, by last names, sorted: what the scope's facts report (TOPOLOGY.md, `class_bases`). */
+  declared(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const name of [...this.bases.keys()].sort()) {
+      const bases = [...new Set(this.bases.get(name))];
+      if (bases.length > 0) out[name] = bases;
+    }
+    return out;
+  }
+
   /** The bases a class names in its declaration (empty when none). */
   basesOf(className: string): readonly string[] {
     return this.bases.get(className) ?? [];

@@ -67,6 +67,12 @@ export interface ExitEdge {
   via: "reference" | "member" | "field";
   /** A member call's object class, when the caller says it (`BytesGenerator` for `g.flatten()`). */
   receiver_class?: string;
+  /**
+   * A call through the caller's own object (`self.execute_command(…)`) whose method neither the caller's class
+   * nor its bases define here: the caller's class, which another scope's class deriving from it defines the
+   * method in (a mixin's `BasicKeyCommands.set` runs `Redis.execute_command`).
+   */
+  caller_class?: string;
   /** The call names the callee by another name a re-export gave it (`checks.minLength(…)` for `_minLength`). */
   alias?: AliasSite;
   /** The call is on an error path (CallSite.error_path). */

@@ -51,7 +51,7 @@ export type ResolvedCallee =
   /** `exit`: the call may also reach another scope's definition of the name (an override in a subclass there). */
   | { kind: "local"; nodes: readonly GraphNode[]; exit?: string }
   /** A member call whose name the scope does not define: it may be another scope's method (of `receiverClass`, when known). */
-  | { kind: "member"; name: string; receiverClass?: string }
+  | { kind: "member"; name: string; receiverClass?: string; callerClass?: string }
   /**
    * A method call through an object of unknown class whose name several of the scope's classes define: it may
    * be any of theirs or another scope's. Followed by no search (too many places); a caller all the same.
@@ -239,7 +239,8 @@ export function resolveCallee(callee: string, caller: GraphNode, index: CalleeIn
     const inherited = fromBases.length > 0 ? fromBases : sameFile.length > 0 ? sameFile : methods.length <= MAX_MEMBER_TARGETS ? methods.filter((n) => !overrides.includes(n)) : [];
     const nodes = [...inherited, ...overrides];
     if (nodes.length > 0) return { kind: "local", nodes, exit: name };
-    return methods.length === 0 ? { kind: "member", name } : { kind: "none" };
+    // None here at all: a class deriving from the caller's, in another scope, defines it (a mixin's method).
+    return methods.length === 0 ? { kind: "member", name, ...(own ? { callerClass: own } : {}) } : { kind: "none" };
   }
   // Python: a function defined in another's body is no attribute of any object or module (`plugins.load(…)`
   // never calls a closure `load`); a TS/JS closure may be, in an object its builder returns (`{ useQuery }`).

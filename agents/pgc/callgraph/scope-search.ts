@@ -260,7 +260,7 @@ export class ScopeSearch {
       if (lead.exit) {
         const site = await callSite(lead.end.node.file_path, await citer.bestLine(lead.end.node.file_path, lead.exit.line, lead.exit.also, bears), lead.exit);
         if (!site) continue;
-        exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
+        exit = { target: lead.exit.target, callee: lead.exit.callee.slice(0, 300), ...(lead.exit.module ? { module: lead.exit.module } : {}), ...(lead.exit.receiver_class ? { receiver_class: lead.exit.receiver_class } : {}), ...(lead.exit.caller_class ? { caller_class: lead.exit.caller_class } : {}), via: lead.exit.via, call_site: site, matches: lead.exit.matches };
       }
       leads.push({ path: ids, call_sites: sites, exit, score: round(lead.score), coverage: round(Math.min(1, lead.coverage)) });
     }

@@ -151,4 +151,26 @@ describe("the scope an exit continues in", () => {
     const later = { ...chained, callee: "g.flatten", target: "flatten", receiver_class: "BytesGenerator" };
     expect([...chainedConstructions([lead(exit("BytesGenerator", undefined, "smtplib.py")), lead(later)])]).toEqual([]);
   });
+
+  it("continues a mixin's call on its own object in the scopes whose classes derive from the mixin, across scopes", async () => {
+    // redis-py: `BasicKeyCommands.set` calls `self.execute_command(…)`, which its scope does not define;
+    // `Redis` (client.py) derives from it through `CoreCommands` and `DataAccessCommands`, asyncio's `Redis`
+    // through `AsyncCoreCommands`; a JSON helper and the sentinel define an `execute_command` of their own.
+    const facts: ScopeFacts[] = [
+      { scope: "commands-core", paths: ["redis/commands/core.py"], symbols: ["BasicKeyCommands", "DataAccessCommands", "CoreCommands", "AsyncCoreCommands", "set"], references: [], class_bases: { DataAccessCommands: ["BasicKeyCommands"], CoreCommands: ["DataAccessCommands"], AsyncCoreCommands: ["DataAccessCommands"] } },
+      { scope: "redis", paths: ["redis/client.py"], symbols: ["Redis", "execute_command"], references: [], class_bases: { Redis: ["RedisModuleCommands", "CoreCommands"] } },
+      { scope: "redis-asyncio", paths: ["redis/asyncio/"], symbols: ["Redis", "execute_command"], references: [], class_bases: { Redis: ["AsyncCoreCommands"] } },
+      { scope: "json", paths: ["redis/commands/json/"], symbols: ["JSON", "execute_command"], references: [], class_bases: { JSON: ["JSONCommands"] } },
+      { scope: "sentinel", paths: ["redis/sentinel.py"], symbols: ["Sentinel", "execute_command"], references: [] },
+    ];
+    const map = await scopeMapOf(facts);
+    expect(map.heirsOf("BasicKeyCommands")).toEqual(["commands-core", "redis", "redis-asyncio"]);
+    expect(map.heirsOf("Redis")).toEqual([]);
+    const call = { ...exit("execute_command", undefined, "redis/commands/core.py"), callee: "self.execute_command", via: "member" as const };
+    // Four scopes define it: too many to guess among, without the class the call is made in.
+    expect(ownersOfExit(call, "commands-core", { ownership: map }, new Map())).toEqual({ none: "4 scopes define execute_command" });
+    expect(ownersOfExit({ ...call, caller_class: "BasicKeyCommands" }, "commands-core", { ownership: map }, new Map())).toEqual({ scopes: ["redis", "redis-asyncio"] });
+    // A class nothing derives from elsewhere leaves the definers as they were.
+    expect(ownersOfExit({ ...call, caller_class: "Unrelated" }, "commands-core", { ownership: map }, new Map())).toEqual({ none: "4 scopes define execute_command" });
+  });
 });
