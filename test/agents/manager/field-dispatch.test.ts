@@ -3,15 +3,8 @@
 // question names — with the call line and the line that stored the function into the field both cited,
 // hashed and checked — and into neither when the question names no driver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import pino from "pino";
-import { Manager } from "../../../agents/manager/manager.js";
-import { serveManager } from "../../../agents/manager/serve-manager.js";
 import { citationHash } from "../../../agents/protocol/index.js";
-import { MeshNode } from "../../../bus/index.js";
-import { writeCorpus } from "../../helpers/corpus.js";
-import { ProcessSet } from "../../helpers/processes.js";
+import { CorpusFleet } from "../../helpers/corpus-fleet.js";
 
 const SOURCES: Record<string, string> = {
   "net/core/dev.c": `#include <linux/netdevice.h>
@@ -103,50 +96,19 @@ static const struct net_device_ops secy_netdev_ops = {
 
 const SCOPES: Record<string, string> = { "net-core": "net/core", veth: "drivers/net/veth.c", loopback: "drivers/net/loopback.c", macsec: "drivers/net/macsec.c" };
 
-let root: string;
-const processes = new ProcessSet();
-let node: MeshNode;
-let manager: Manager;
+let fleet: CorpusFleet;
 
 beforeAll(async () => {
-  root = writeCorpus("mesh-field-", SOURCES);
-  const registry = join(root, ".registry");
-  const cache = join(root, ".cache");
-  await Promise.all(Object.entries(SCOPES).map(([scope, path]) => processes.startWorker(scope, ["--root", root, "--scope-path", path, "--registry", registry, "--cache", cache])));
-  node = new MeshNode({ id: "manager", role: "manager", registryDir: registry, gossipMs: 200, heartbeatMs: 150, suspectMs: 500, expireMs: 1_500 });
-  await node.start();
-  await untilWorkers(node, 4);
-  manager = new Manager({ node, auditDir: join(root, ".audit"), root, logger: pino({ level: "silent" }) });
-  serveManager(node, manager);
+  fleet = await CorpusFleet.start("mesh-field-", SOURCES, SCOPES);
 }, 120_000);
 
 afterAll(async () => {
-  await manager?.audit.flush();
-  await node?.stop();
-  processes.killAll();
-  rmSync(root, { recursive: true, force: true });
+  await fleet?.stop();
 });
-
-/** Resolves once `node` sees `count` alive workers (on its join events, no polling). */
-function untilWorkers(mesh: MeshNode, count: number): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (mesh.peers().filter((p) => p.state === "alive" && p.card.role === "worker").length < count) return;
-      mesh.off("peer:join", check);
-      resolve();
-    };
-    mesh.on("peer:join", check);
-    check();
-  });
-}
-
-function lineOf(path: string, line: number): string {
-  return readFileSync(join(root, path), "utf8").split("\n")[line - 1] ?? "";
-}
 
 describe("a C call through a struct field, across scopes", () => {
   it("crosses into the driver the question names, citing the call line and the line that stored the function", async () => {
-    const result = await manager.ask("How does dev_queue_xmit hand a frame to the veth driver?");
+    const result = await fleet.manager.ask("How does dev_queue_xmit hand a frame to the veth driver?");
     expect(result.outcome).toBe("chain");
     const chain = result.chain ?? [];
     expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 3)).toEqual(["net-core:dev_queue_xmit", "veth:veth_xmit", "veth:veth_forward_skb"]);
@@ -154,8 +116,8 @@ describe("a C call through a struct field, across scopes", () => {
     expect(step?.call_site?.text).toContain("ops->ndo_start_xmit(skb, dev)");
     const bound = step?.call_site?.bound_at;
     expect(bound).toMatchObject({ field: "ndo_start_xmit", file_path: "drivers/net/veth.c" });
-    expect(citationHash(lineOf("drivers/net/veth.c", bound?.line ?? 0))).toBe(bound?.sha256);
-    expect(lineOf("drivers/net/veth.c", bound?.line ?? 0)).toMatch(/\.ndo_start_xmit\s*=\s*veth_xmit/);
+    expect(citationHash(fleet.lineOf("drivers/net/veth.c", bound?.line ?? 0))).toBe(bound?.sha256);
+    expect(fleet.lineOf("drivers/net/veth.c", bound?.line ?? 0)).toMatch(/\.ndo_start_xmit\s*=\s*veth_xmit/);
     for (const hop of result.knowledge_chain) expect(hop.verdict.status).toBe("accepted");
     // The binding line is cited by the hop of the scope it is in.
     expect(result.knowledge_chain.find((h) => h.scope === "veth")?.citations.some((c) => c.line_start === bound?.line)).toBe(true);
@@ -163,21 +125,21 @@ describe("a C call through a struct field, across scopes", () => {
   });
 
   it("picks the other implementation when the question names the other driver (`&loopback_xmit` in a body)", async () => {
-    const result = await manager.ask("How does dev_queue_xmit hand a frame to the loopback driver?");
+    const result = await fleet.manager.ask("How does dev_queue_xmit hand a frame to the loopback driver?");
     const chain = result.chain ?? [];
     expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["net-core:dev_queue_xmit", "loopback:loopback_xmit"]);
     expect(chain[1]?.call_site?.bound_at?.text).toContain("dev->ops.ndo_start_xmit = &loopback_xmit;");
   });
 
   it("picks the implementation whose file the question names, when its function's name does not say it", async () => {
-    const result = await manager.ask("How does dev_queue_xmit hand a frame to the macsec driver?");
+    const result = await fleet.manager.ask("How does dev_queue_xmit hand a frame to the macsec driver?");
     const chain = result.chain ?? [];
     expect(chain.map((s) => `${s.scope}:${s.symbol}`).slice(0, 2)).toEqual(["net-core:dev_queue_xmit", "macsec:secy_start_xmit"]);
     expect(chain[1]?.call_site?.bound_at?.text).toMatch(/\.ndo_start_xmit\s*=\s*secy_start_xmit/);
   });
 
   it("does not guess an implementation when the question names none", async () => {
-    const result = await manager.ask("How does dev_queue_xmit check the device is running before it transmits?");
+    const result = await fleet.manager.ask("How does dev_queue_xmit check the device is running before it transmits?");
     const chain = result.chain ?? [];
     expect(chain[0]?.symbol).toBe("dev_queue_xmit");
     expect(chain.every((s) => s.scope === "net-core")).toBe(true);
@@ -185,7 +147,7 @@ describe("a C call through a struct field, across scopes", () => {
   });
 
   it("answers who calls a function stored into a field: the functions calling through that field, with both lines", async () => {
-    const result = await manager.ask("Who calls veth_xmit?");
+    const result = await fleet.manager.ask("Who calls veth_xmit?");
     const chain = result.chain ?? [];
     expect(chain.map((s) => `${s.scope}:${s.symbol}`)).toEqual(["veth:veth_xmit", "net-core:dev_queue_xmit"]);
     const site = chain[1]?.call_site;
