@@ -3,6 +3,7 @@
 // in the scope (resolve-callee.ts), or an exit when it leaves the scope. Built once, on first use.
 import type { CallSite, CodeSymbol, CrossScopeReference, FieldBinding, ImportEdge } from "../types.js";
 import { dispatchPrefix, FieldBindings, fieldCalled, type BindingSite } from "./field-bindings.js";
+import { FileNodes } from "./file-nodes.js";
 import { Reexports, relativeModule, type AliasSite } from "./reexports.js";
 import type { ScopeData } from "../store/open-pgc.js";
 import { fieldTermsOf, withBoundNames } from "./node-terms.js";
@@ -103,7 +104,7 @@ export class CallGraph {
       node.terms = withBoundNames(node.terms, fields);
     }
     this.reexports = new Reexports(data.imports ?? [], (file, name) => this.named(name).some((n) => n.file_path === file && n.container === undefined));
-    const nested = nestings(this.nodes, this.fileNodes());
+    const nested = nestings(this.nodes, this.fileNodes().byFile);
     this.link(data.calls, data.crossScopeReferences);
     for (const { parent, node } of nested) addLocalEdge(this.out, parent.id, { to: node.id, line: node.line_start, callee: node.name, defines: true });
   }
@@ -213,24 +214,13 @@ export class CallGraph {
 
   /** The innermost node whose lines hold `line` of `file`. */
   enclosing(file: string, line: number): GraphNode | null {
-    let best: GraphNode | null = null;
-    for (const id of this.fileNodes().get(file) ?? []) {
-      const node = this.nodes[id] as GraphNode;
-      if (node.line_start > line) break;
-      if (node.line_end >= line && node.kind !== "class" && (!best || node.line_start >= best.line_start)) best = node;
-    }
-    return best;
+    return this.fileNodes().enclosing(file, line);
   }
 
-  private fileNodesValue: Map<string, number[]> | null = null;
+  private fileNodesValue: FileNodes | null = null;
 
-  private fileNodes(): Map<string, number[]> {
-    if (this.fileNodesValue) return this.fileNodesValue;
-    const byFile = new Map<string, number[]>();
-    for (const node of this.nodes) byFile.set(node.file_path, [...(byFile.get(node.file_path) ?? []), node.id]);
-    for (const ids of byFile.values()) ids.sort((a, b) => (this.nodes[a] as GraphNode).line_start - (this.nodes[b] as GraphNode).line_start);
-    this.fileNodesValue = byFile;
-    return byFile;
+  private fileNodes(): FileNodes {
+    return (this.fileNodesValue ??= new FileNodes(this.nodes));
   }
 
   private link(calls: readonly CallSite[], references: readonly CrossScopeReference[]): void {
