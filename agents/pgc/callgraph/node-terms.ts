@@ -42,8 +42,20 @@ export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
     container: termsOf(symbol.container ?? ""),
     file,
     dir,
-    doc: new Set(tokenize(symbol.doc.slice(0, 400))),
+    doc: new Set(tokenize(docProse(symbol.doc).slice(0, 400))),
   };
+}
+
+/**
+ * A doc comment without its code examples — fenced blocks, a JSDoc `@example` up to the next tag, Python's
+ * `>>>` and `...` lines —: their words are the example's (`for await (const item of client.files.list())` in
+ * every list method of an SDK), not what the function does.
+ */
+export function docProse(doc: string): string {
+  return doc
+    .replace(/```[\s\S]*?(?:```|$)/g, " ")
+    .replace(/@example\b[\s\S]*?(?=\n\s*\*?\s*@[A-Za-z]|$)/g, " ")
+    .replace(/^\s*(?:>>>|\.\.\.)(?:\s.*)?$/gm, " ");
 }
 
 /**
