@@ -48,14 +48,35 @@ export function fieldTermsOf(symbol: CodeSymbol): NodeFieldTerms {
 
 /**
  * A doc comment without its code examples — fenced blocks, a JSDoc `@example` up to the next tag, Python's
- * `>>>` and `...` lines —: their words are the example's (`for await (const item of client.files.list())` in
- * every list method of an SDK), not what the function does.
+ * `>>>` and `...` lines, reStructuredText's literal blocks (the lines indented under one ending in `::` or a
+ * `.. code-block::` directive) —: their words are the example's (`for await (const item of
+ * client.files.list())` in every list method of an SDK), not what the function does.
  */
 export function docProse(doc: string): string {
-  return doc
+  return withoutLiteralBlocks(doc)
     .replace(/```[\s\S]*?(?:```|$)/g, " ")
     .replace(/@example\b[\s\S]*?(?=\n\s*\*?\s*@[A-Za-z]|$)/g, " ")
     .replace(/^\s*(?:>>>|\.\.\.)(?:\s.*)?$/gm, " ");
+}
+
+const CODE_DIRECTIVE = /^\s*\.\.\s+(?:code-block|sourcecode|code)::/;
+
+/** reStructuredText's literal blocks left out: what is indented under a line ending in `::`, or under a code directive (which goes too). */
+function withoutLiteralBlocks(doc: string): string {
+  if (!doc.includes("::")) return doc;
+  const out: string[] = [];
+  let under = -1;
+  for (const line of doc.split("\n")) {
+    const indent = line.search(/\S/);
+    if (under >= 0 && (indent < 0 || indent > under)) continue;
+    under = -1;
+    if (CODE_DIRECTIVE.test(line)) under = indent;
+    else {
+      out.push(line);
+      if (/::\s*$/.test(line)) under = indent;
+    }
+  }
+  return out.join("\n");
 }
 
 /**

@@ -29,6 +29,15 @@ describe("a doc comment's prose", () => {
     expect(python).not.toMatch(/>>>|split_header/);
   });
 
+  it("leaves out reStructuredText's literal blocks and code directives, keeping the prose around them", () => {
+    const rest = ["Do a thing.", "", "Example::", "", "    conn = engine.connect()", "    conn.execute(stmt)", "", ".. code-block:: python", "", "    await pool.acquire()", "", "Returns the thing."].join("\n");
+    const prose = docProse(rest);
+    expect(prose).toContain("Do a thing.");
+    expect(prose).toContain("Example::");
+    expect(prose).toContain("Returns the thing.");
+    expect(prose).not.toMatch(/engine|execute|code-block|await|acquire/);
+  });
+
   it("is what a function's doc terms are made of", () => {
     const symbol = { name: "list", kind: "method", container: "InputItems", file_path: "src/resources/responses/input-items.ts", line_start: 1, line_end: 2, signature: "list()", doc: JSDOC } as CodeSymbol;
     const doc = fieldTermsOf(symbol).doc;
