@@ -7,6 +7,7 @@ import { applyOverrides, deriveScopeGraph, ScopeGraph, type Overrides, type Scop
 import type { AgentsDirectory } from "./agents-directory.js";
 import { PublicSurface } from "./entry/public-surface.js";
 import { dispatchPrefix } from "../protocol/index.js";
+import { ClassHierarchy } from "../pgc/callgraph/class-bases.js";
 
 export const FACTS_TIMEOUT_MS = 10_000;
 /** Scopes asked for their facts at once when the map is refreshed. */
@@ -139,8 +140,7 @@ export class ScopeMap {
     for (const [scope, facts] of next) for (const symbol of facts.symbols) this.owners.set(symbol, [...(this.owners.get(symbol) ?? []), scope]);
     this.surfaceValue = PublicSurface.of([...next.values()].flatMap((facts) => facts.reexports ?? []));
     this.binders = new Map();
-    this.derived = null;
-    this.heirs = new Map();
+    this.hierarchy = null;
     for (const [scope, facts] of next) for (const field of facts.fields ?? []) this.binders.set(field, [...(this.binders.get(field) ?? []), scope]);
     this.callers = new Map();
     for (const [scope, facts] of next) {
@@ -208,34 +208,19 @@ export class ScopeMap {
   /**
    * Scopes defining a class that derives from `className`, directly or through others, whichever scopes
    * its bases are in (`Redis` → `CoreCommands` → `DataAccessCommands` → `BasicKeyCommands`), in the
-   * directory's order; kept until the next refresh.
+   * directory's order (the hierarchy is kept until the next refresh).
    */
   heirsOf(className: string): readonly string[] {
-    let scopes = this.heirs.get(className);
-    if (!scopes) {
-      if (!this.derived) {
-        this.derived = new Map();
-        for (const facts of this.facts.values()) for (const [name, bases] of Object.entries(facts.class_bases ?? {})) for (const base of bases) this.derived.set(base, [...(this.derived.get(base) ?? []), name]);
-      }
-      const found = new Set<string>();
-      const queue = [className];
-      for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-        for (const heir of this.derived.get(name) ?? []) {
-          if (heir === className || found.has(heir)) continue;
-          found.add(heir);
-          queue.push(heir);
-        }
-      }
-      const owners = new Set([...found].flatMap((name) => this.owners.get(name) ?? []));
-      scopes = [...this.facts.keys()].filter((scope) => owners.has(scope));
-      this.heirs.set(className, scopes);
+    if (!this.hierarchy) {
+      this.hierarchy = new ClassHierarchy();
+      for (const facts of this.facts.values()) for (const [name, bases] of Object.entries(facts.class_bases ?? {})) this.hierarchy.add(name, bases);
     }
-    return scopes;
+    const owners = new Set([...this.hierarchy.subclassesOf(className)].flatMap((name) => this.owners.get(name) ?? []));
+    return [...this.facts.keys()].filter((scope) => owners.has(scope));
   }
 
-  /** Base class → the classes naming it as a base, over every scope's facts; built on first use after a refresh. */
-  private derived: Map<string, string[]> | null = null;
-  private heirs = new Map<string, string[]>();
+  /** The fleet's class hierarchy from every scope's `class_bases`; built on first use after a refresh. */
+  private hierarchy: ClassHierarchy | null = null;
 
   /** The scopes whose facts count `key` in the table `table` picks, most first. */
   private countedIn(table: (facts: ScopeFacts) => Record<string, number> | undefined, key: string): { scope: string; count: number }[] {

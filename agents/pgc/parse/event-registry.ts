@@ -93,7 +93,8 @@ function handlerName(node: Node): string | null {
   }
   if (node.type === "call_expression") {
     const fn = node.childForFieldName("function");
-    return fn?.type === "member_expression" && fn.childForFieldName("property")?.text === "bind" ? handlerName(fn.childForFieldName("object") ?? node) : null;
+    const bound = fn?.type === "member_expression" && fn.childForFieldName("property")?.text === "bind" ? fn.childForFieldName("object") : null;
+    return bound ? handlerName(bound) : null;
   }
   return null;
 }
